@@ -1,0 +1,15 @@
+/** Jest runs TypeScript through SWC (no type-checking here: `npm run typecheck` does that). */
+export default {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2024' }, module: { type: 'commonjs' } }],
+  },
+  // Middy 7 ships ESM only; let SWC turn it into CommonJS like our own code.
+  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 30_000,
+};

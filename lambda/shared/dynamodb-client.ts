@@ -1,0 +1,42 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { Agent } from 'node:https';
+import { Agent as HttpAgent } from 'node:http';
+
+/**
+ * Timeouts and retries are explicit so a slow or unreachable DynamoDB fails a request well inside the
+ * Lambda timeout instead of hanging it: at most 3 attempts (standard mode: exponential backoff with
+ * full jitter) of at most DYNAMODB_REQUEST_TIMEOUT_MS each.
+ */
+export const DYNAMODB_MAX_ATTEMPTS = 3;
+const CONNECTION_TIMEOUT_MS = Number(process.env.DYNAMODB_CONNECTION_TIMEOUT_MS ?? 1_000);
+const REQUEST_TIMEOUT_MS = Number(process.env.DYNAMODB_REQUEST_TIMEOUT_MS ?? 2_000);
+
+export function createDocumentClient(endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBDocumentClient {
+  const agentOptions = { keepAlive: true, maxSockets: 50 };
+  const client = new DynamoDBClient({
+    region: process.env.AWS_REGION ?? 'us-east-1',
+    // Only set locally (DynamoDB Local / dynalite); in AWS the regional endpoint is used.
+    ...(endpoint ? { endpoint } : {}),
+    maxAttempts: DYNAMODB_MAX_ATTEMPTS,
+    retryMode: 'standard',
+    requestHandler: new NodeHttpHandler({
+      connectionTimeout: CONNECTION_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      httpsAgent: new Agent(agentOptions),
+      httpAgent: new HttpAgent(agentOptions),
+    }),
+  });
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+}
+
+let shared: DynamoDBDocumentClient | undefined;
+
+/** One client per process, created on first use and reused across invocations (keep-alive). */
+export function documentClient(): DynamoDBDocumentClient {
+  shared ??= createDocumentClient();
+  return shared;
+}

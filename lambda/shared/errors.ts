@@ -1,0 +1,30 @@
+/**
+ * The one error type of the API. Everything a client can see as an error is an ApiError; anything
+ * else that escapes a handler becomes a 500 `internal_error` without internals (see map-errors.ts).
+ * The codes are a stable, documented contract (README "Errors").
+ */
+export type ErrorCode =
+  | 'invalid_request'
+  | 'invalid_json'
+  | 'unsupported_media_type'
+  | 'unauthorized'
+  | 'not_found'
+  | 'payload_too_large'
+  | 'service_unavailable'
+  | 'internal_error';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra response headers, e.g. `WWW-Authenticate` on 401 or `Retry-After` on 503. */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const invalidRequest = (message: string): ApiError => new ApiError(400, 'invalid_request', message);
+export const notFound = (message: string): ApiError => new ApiError(404, 'not_found', message);

@@ -1,0 +1,68 @@
+import middy from '@middy/core';
+import httpEventNormalizer from '@middy/http-event-normalizer';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type * as z from 'zod/mini';
+import type { OperationId } from '../../lib/routes';
+import type { Caller } from './caller';
+import type { HttpResponse } from './http-response';
+import { addHeaders } from './middleware/add-headers';
+import { limitBodySize } from './middleware/limit-body-size';
+import { mapErrors } from './middleware/map-errors';
+import { requireCaller } from './middleware/require-caller';
+import { validateInput } from './middleware/validate-input';
+
+export interface InputSchemas {
+  readonly path?: z.core.$ZodType;
+  readonly query?: z.core.$ZodType;
+  readonly body?: z.core.$ZodType;
+}
+
+/** Lambda context as our middlewares leave it for the operation. */
+export interface ApiContext extends Context {
+  caller?: Caller;
+  input?: { path: unknown; query: unknown; body: unknown };
+}
+
+type Parsed<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
+
+export interface OperationInput<S extends InputSchemas> {
+  readonly caller: Caller;
+  readonly path: Parsed<S['path']>;
+  readonly query: Parsed<S['query']>;
+  readonly body: Parsed<S['body']>;
+  readonly event: APIGatewayProxyEventV2;
+}
+
+export interface OperationSpec<S extends InputSchemas> {
+  readonly operationId: OperationId | 'notFound';
+  readonly input: S;
+  /** Headers on every answer of the operation, errors included (e.g. `Deprecation` on getPet). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The only way to build an HTTP handler, so none can skip auth or error mapping. Middleware order
+ * (Middy's canonical one, auth first): caller check → header/event normalisation → body size limit →
+ * JSON body parsing → zod validation → operation; errors leave through `mapErrors`.
+ */
+export function httpHandler<S extends InputSchemas>(
+  spec: OperationSpec<S>,
+  operation: (input: OperationInput<S>) => Promise<HttpResponse>,
+) {
+  const handler = middy<APIGatewayProxyEventV2, HttpResponse, Error, ApiContext>({ timeoutEarlyInMillis: 0 })
+    .use(requireCaller())
+    .use(httpHeaderNormalizer())
+    .use(httpEventNormalizer());
+  if (spec.input.body) handler.use(limitBodySize()).use(httpJsonBodyParser());
+  return handler
+    .use(validateInput(spec.input))
+    .use(addHeaders(spec.headers ?? {}))
+    .use(mapErrors())
+    .handler(async (event, context) => {
+      const { caller, input } = context;
+      if (!caller || !input) throw new Error('middleware did not run');
+      return operation({ caller, event, ...(input as Pick<OperationInput<S>, 'path' | 'query' | 'body'>) });
+    });
+}

@@ -1,0 +1,70 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { ApiError } from '../errors';
+import { jsonResponse, type HttpResponse } from '../http-response';
+import { logger } from '../logger';
+
+/** Errors Middy's own middlewares throw (`@middy/util` createError). */
+interface MiddyHttpError extends Error {
+  statusCode: number;
+  cause?: { data?: unknown };
+}
+
+const isMiddyHttpError = (error: unknown): error is MiddyHttpError =>
+  error instanceof Error && typeof (error as Partial<MiddyHttpError>).statusCode === 'number';
+
+const THROTTLING_ERRORS = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'TimeoutError',
+]);
+const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH']);
+
+/** DynamoDB throttled or out of reach (after the SDK's own retries): the client may retry later. */
+function isUnavailable(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return THROTTLING_ERRORS.has(error.name) || (typeof code === 'string' && NETWORK_ERROR_CODES.has(code));
+}
+
+/** Translates Middy's body parser errors: the spec wants 400 where Middy says 415 or 422. */
+function fromMiddy(error: MiddyHttpError): ApiError {
+  if (error.statusCode === 415) {
+    return new ApiError(400, 'unsupported_media_type', 'Content-Type must be application/json');
+  }
+  if (error.statusCode === 422) {
+    const data = error.cause?.data;
+    if (error.message === 'Forbidden key in JSON body') {
+      return new ApiError(400, 'invalid_request', `field '${String(data)}' is not allowed`);
+    }
+    if (data === undefined || data === '') {
+      return new ApiError(400, 'invalid_json', 'request body is empty; send a JSON object');
+    }
+    return new ApiError(400, 'invalid_json', 'request body is not valid JSON');
+  }
+  return new ApiError(400, 'invalid_request', 'the request is not valid');
+}
+
+/** `where` identifies the request in logs (route and request id), never its headers or body. */
+export function toApiError(error: unknown, where: Record<string, unknown> = {}): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isMiddyHttpError(error) && error.statusCode >= 400 && error.statusCode < 500) return fromMiddy(error);
+  if (error instanceof Error && isUnavailable(error)) {
+    logger.warn('dependency unavailable', { ...where, errorName: error.name });
+    return new ApiError(503, 'service_unavailable', 'the service is temporarily unavailable; retry shortly', { 'retry-after': '1' });
+  }
+  logger.error('unhandled error', { ...where, error: error instanceof Error ? error : String(error) });
+  return new ApiError(500, 'internal_error', 'internal error');
+}
+
+export function errorResponse(error: ApiError): HttpResponse {
+  return jsonResponse(error.status, { code: error.code, message: error.message, status: error.status }, { ...error.headers });
+}
+
+/** Registered last so that, on the way out, it runs first: every error leaves as the spec's body. */
+export const mapErrors = (): MiddlewareObj<APIGatewayProxyEventV2> => ({
+  onError: (request) => {
+    const { routeKey, requestId } = request.event.requestContext;
+    request.response = errorResponse(toApiError(request.error, { routeKey, requestId }));
+  },
+});

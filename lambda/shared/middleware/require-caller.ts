@@ -1,0 +1,35 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2WithLambdaAuthorizer } from 'aws-lambda';
+import type { AnonymousReason, AuthorizerContext } from '../caller';
+import { ApiError } from '../errors';
+import type { ApiContext } from '../http-handler';
+
+type Event = APIGatewayProxyEventV2WithLambdaAuthorizer<AuthorizerContext | undefined>;
+
+const UNAUTHORIZED_MESSAGES: Record<Exclude<AnonymousReason, 'unavailable'>, string> = {
+  missing: 'missing API key: send the header `Authorization: Bearer <API_KEY>`',
+  malformed: 'the Authorization header must have the form `Bearer <API_KEY>`',
+  unknown_key: 'the API key is not valid',
+  revoked: 'the API key has been revoked',
+};
+
+/**
+ * First middleware of every handler: refuses anonymous callers with the spec's 401 before the body is
+ * read, parsed or validated. Fails closed when no authorizer context is present at all.
+ */
+export const requireCaller = (): MiddlewareObj<Event, unknown, Error, ApiContext> => ({
+  before: (request) => {
+    const auth = request.event.requestContext.authorizer?.lambda;
+    if (auth?.authenticated === true) {
+      request.context.caller = { accountId: auth.accountId, keyId: auth.keyId };
+      return;
+    }
+    const reason = auth?.reason ?? 'missing';
+    if (reason === 'unavailable') {
+      throw new ApiError(503, 'service_unavailable', 'the service is temporarily unavailable; retry shortly', { 'retry-after': '1' });
+    }
+    throw new ApiError(401, 'unauthorized', UNAUTHORIZED_MESSAGES[reason] ?? UNAUTHORIZED_MESSAGES.missing, {
+      'www-authenticate': 'Bearer realm="petstore"',
+    });
+  },
+});

@@ -1,0 +1,112 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PETS_STATUS_INDEX } from '../../../lib/tables';
+import type { PageCursor } from '../page-cursor';
+import { newPetId } from '../pet-ids';
+import { DEFAULT_PET_STATUS, type NewPet, type Pet, type PetStatus } from '../schemas/pet';
+
+export interface PetPage {
+  readonly pets: Pet[];
+  /** Where the next page starts; absent on the last page. */
+  readonly next?: PageCursor;
+}
+
+export interface ListPetsOptions {
+  readonly limit: number;
+  readonly status?: PetStatus;
+  readonly after?: PageCursor;
+}
+
+export interface PetRepository {
+  create(pet: NewPet): Promise<Pet>;
+  get(id: number): Promise<Pet | undefined>;
+  list(options: ListPetsOptions): Promise<PetPage>;
+}
+
+/** A fresh id collides only when two creates draw the same 12 random bits in the same millisecond. */
+const MAX_CREATE_ATTEMPTS = 5;
+
+// `name` and `status` are DynamoDB reserved words; project only what a Pet carries.
+const PET_PROJECTION = {
+  ProjectionExpression: '#id, #name, #categoryId, #status',
+  ExpressionAttributeNames: { '#id': 'id', '#name': 'name', '#categoryId': 'categoryId', '#status': 'status' },
+};
+
+type PetItem = Pet & { createdAt?: string };
+
+const toPet = (item: Record<string, unknown>): Pet => {
+  const { id, name, categoryId, status } = item as PetItem;
+  return { id, name, categoryId, status };
+};
+
+export class DynamoPetRepository implements PetRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly nextId: () => number = newPetId,
+  ) {}
+
+  async create(newPet: NewPet): Promise<Pet> {
+    for (let attempt = 1; ; attempt++) {
+      const pet: Pet = {
+        id: this.nextId(),
+        name: newPet.name,
+        categoryId: newPet.categoryId,
+        status: newPet.status ?? DEFAULT_PET_STATUS,
+      };
+      try {
+        await this.db.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: { ...pet, createdAt: new Date().toISOString() } satisfies PetItem,
+            ConditionExpression: 'attribute_not_exists(id)',
+          }),
+        );
+        return pet;
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException) || attempt >= MAX_CREATE_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  async get(id: number): Promise<Pet | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { id }, ...PET_PROJECTION }));
+    return Item ? toPet(Item) : undefined;
+  }
+
+  /**
+   * Reads one item more than the page so the last page is known as such (no trailing empty page).
+   * The status filter is a Query on the status index (ordered by id, i.e. by creation time); the
+   * unfiltered listing is a Scan in DynamoDB's own order. Both stop after the page: the cost grows
+   * with `limit`, never with the table.
+   */
+  async list({ limit, status, after }: ListPetsOptions): Promise<PetPage> {
+    const wanted = limit + 1;
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined = after
+      ? status
+        ? { id: after.lastId, status }
+        : { id: after.lastId }
+      : undefined;
+    do {
+      const common = { TableName: this.tableName, Limit: wanted - items.length, ExclusiveStartKey: startKey };
+      const output = status
+        ? await this.db.send(
+            new QueryCommand({
+              ...common,
+              ...PET_PROJECTION,
+              IndexName: PETS_STATUS_INDEX,
+              KeyConditionExpression: '#status = :status',
+              ExpressionAttributeValues: { ':status': status },
+            }),
+          )
+        : await this.db.send(new ScanCommand({ ...common, ...PET_PROJECTION }));
+      items.push(...(output.Items ?? []));
+      startKey = output.LastEvaluatedKey;
+    } while (startKey && items.length < wanted);
+
+    const pets = items.slice(0, limit).map(toPet);
+    const last = pets.at(-1);
+    return items.length > limit && last ? { pets, next: { lastId: last.id, ...(status ? { status } : {}) } } : { pets };
+  }
+}

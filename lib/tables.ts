@@ -1,0 +1,57 @@
+/**
+ * DynamoDB table definitions as plain data: the CDK stack and the local bootstrap both build their
+ * tables from this module, so a key or index can never differ between the cloud and a laptop.
+ * No aws-cdk-lib import here on purpose (the local server and Lambda code import it too).
+ */
+export type AttributeType = 'S' | 'N';
+
+export interface KeyAttribute {
+  readonly name: string;
+  readonly type: AttributeType;
+}
+
+export interface IndexDefinition {
+  readonly indexName: string;
+  readonly partitionKey: KeyAttribute;
+  readonly sortKey?: KeyAttribute;
+}
+
+export interface TableDefinition {
+  /** Suffix of the physical table name (`<prefix><baseName>` locally, CDK-generated in AWS). */
+  readonly baseName: string;
+  /** Environment variable through which functions learn the physical table name. */
+  readonly envVar: string;
+  readonly partitionKey: KeyAttribute;
+  readonly sortKey?: KeyAttribute;
+  /** Indexes project ALL attributes: a page of pets is served by the index alone, no extra reads. */
+  readonly globalSecondaryIndexes?: readonly IndexDefinition[];
+}
+
+export const PETS_STATUS_INDEX = 'status-id-index';
+
+export const TABLES = {
+  pets: {
+    baseName: 'pets',
+    envVar: 'PETS_TABLE_NAME',
+    partitionKey: { name: 'id', type: 'N' },
+    globalSecondaryIndexes: [
+      {
+        indexName: PETS_STATUS_INDEX,
+        partitionKey: { name: 'status', type: 'S' },
+        sortKey: { name: 'id', type: 'N' },
+      },
+    ],
+  },
+  messages: {
+    baseName: 'messages',
+    envVar: 'MESSAGES_TABLE_NAME',
+    partitionKey: { name: 'id', type: 'S' },
+  },
+  apiKeys: {
+    baseName: 'api-keys',
+    envVar: 'API_KEYS_TABLE_NAME',
+    partitionKey: { name: 'keyHash', type: 'S' },
+  },
+} as const satisfies Record<string, TableDefinition>;
+
+export type TableKey = keyof typeof TABLES;
