@@ -36,3 +36,34 @@ export function parseBearer(header: string | undefined): BearerParseResult {
   const match = /^bearer +([^\s,]+) *$/i.exec(header);
   return match?.[1] ? { kind: 'key', key: match[1] } : { kind: 'malformed' };
 }
+
+export interface IssuedApiKey {
+  /** Shown once to the operator; never stored. */
+  readonly key: string;
+  readonly record: {
+    readonly keyHash: string;
+    readonly keyId: string;
+    readonly accountId: string;
+    readonly createdAt: string;
+    readonly description?: string;
+  };
+}
+
+export function generateAccountId(): string {
+  return `acct_${randomBytes(8).toString('hex')}`;
+}
+
+/** A new key and the record to store for it (hash only). `key` may be given to register a known key. */
+export function issueApiKey(options: { accountId: string; description?: string; key?: string; now?: Date }): IssuedApiKey {
+  const key = options.key ?? generateApiKey();
+  return {
+    key,
+    record: {
+      keyHash: hashApiKey(key),
+      keyId: generateKeyId(),
+      accountId: options.accountId,
+      createdAt: (options.now ?? new Date()).toISOString(),
+      ...(options.description ? { description: options.description } : {}),
+    },
+  };
+}

@@ -1,0 +1,292 @@
+/**
+ * Emulates API Gateway HTTP API in front of the handlers: turns a Node request into the payload 2.0
+ * event API Gateway would send, runs the Lambda authorizer (simple responses) and then the route's
+ * function, and writes the function's result back the way API Gateway does. Hand-written because the
+ * usual emulators (SAM local, serverless-offline) need Docker or their own config and drift from the
+ * route table; this one reads lib/routes.ts, like the CDK stack.
+ */
+import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ROUTES, type RouteDefinition } from '../lib/routes';
+import type { GatewayFunctions, LambdaFunction } from './functions';
+
+/** API Gateway HTTP APIs accept request bodies up to 10 MB. */
+export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** Stands in for the Lambda timeout the stack configures. */
+export const LOCAL_FUNCTION_TIMEOUT_MS = 10_000;
+const LOCAL_ACCOUNT_ID = '000000000000';
+const LOCAL_API_ID = 'local';
+
+interface CompiledRoute {
+  readonly route: RouteDefinition;
+  readonly pattern: RegExp;
+  readonly parameterNames: readonly string[];
+}
+
+function compile(route: RouteDefinition): CompiledRoute {
+  const parameterNames: string[] = [];
+  const source = route.path
+    .split('/')
+    .map((segment) => {
+      const parameter = /^\{(\w+)\}$/.exec(segment);
+      if (!parameter?.[1]) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      parameterNames.push(parameter[1]);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { route, pattern: new RegExp(`^${source}$`), parameterNames };
+}
+
+const COMPILED_ROUTES = ROUTES.map(compile);
+
+const safeDecode = (text: string): string => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+export interface RouteMatch {
+  readonly route?: RouteDefinition;
+  readonly pathParameters?: Record<string, string>;
+}
+
+export function matchRoute(method: string, rawPath: string): RouteMatch {
+  for (const { route, pattern, parameterNames } of COMPILED_ROUTES) {
+    if (route.method !== method) continue;
+    const match = pattern.exec(rawPath);
+    if (!match) continue;
+    const pathParameters: Record<string, string> = {};
+    parameterNames.forEach((name, index) => (pathParameters[name] = safeDecode(match[index + 1] ?? '')));
+    return { route, ...(parameterNames.length > 0 ? { pathParameters } : {}) };
+  }
+  return {};
+}
+
+/** Payload 2.0: header names lower-cased, repeated headers joined with commas, cookies apart. */
+function collectHeaders(rawHeaders: readonly string[]): { headers: Record<string, string>; cookies: string[] } {
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    const name = (rawHeaders[index] as string).toLowerCase();
+    const value = rawHeaders[index + 1] as string;
+    if (name === 'cookie') {
+      cookies.push(...value.split(';').map((cookie) => cookie.trim()).filter(Boolean));
+      continue;
+    }
+    headers[name] = name in headers ? `${headers[name]},${value}` : value;
+  }
+  return { headers, cookies };
+}
+
+/** Payload 2.0: repeated query parameters joined with commas, values percent-decoded. */
+function collectQuery(rawQueryString: string): Record<string, string> | undefined {
+  if (rawQueryString === '') return undefined;
+  const query: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(rawQueryString)) {
+    query[name] = name in query ? `${query[name]},${value}` : value;
+  }
+  return query;
+}
+
+const TEXT_CONTENT_TYPE = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|x-www-form-urlencoded)\b)/i;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Text bodies travel as strings, anything else (or invalid UTF-8) base64-encoded, as in API Gateway. */
+function encodeBody(body: Buffer, contentType: string | undefined): { body?: string; isBase64Encoded: boolean } {
+  if (body.length === 0) return { isBase64Encoded: false };
+  if (contentType && TEXT_CONTENT_TYPE.test(contentType)) {
+    try {
+      return { body: utf8.decode(body), isBase64Encoded: false };
+    } catch {
+      // not UTF-8: pass it on untouched, base64-encoded
+    }
+  }
+  return { body: body.toString('base64'), isBase64Encoded: true };
+}
+
+function clfTime(date: Date): string {
+  const [, day, month, year, time] = date.toUTCString().split(' ');
+  return `${day}/${month}/${year}:${time} +0000`;
+}
+
+export function buildEvent(request: IncomingMessage, body: Buffer, match: RouteMatch, sourceIp: string): APIGatewayProxyEventV2 {
+  const url = request.url ?? '/';
+  const queryStart = url.indexOf('?');
+  const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
+  const rawQueryString = queryStart === -1 ? '' : url.slice(queryStart + 1);
+  const { headers, cookies } = collectHeaders(request.rawHeaders);
+  const socket = request.socket;
+  headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${sourceIp}` : sourceIp;
+  headers['x-forwarded-port'] = String(socket.localPort ?? '');
+  headers['x-forwarded-proto'] = 'http';
+  const method = (request.method ?? 'GET').toUpperCase();
+  const routeKey = match.route ? `${match.route.method} ${match.route.path}` : '$default';
+  const now = new Date();
+  const queryStringParameters = collectQuery(rawQueryString);
+  const host = headers.host ?? `127.0.0.1:${socket.localPort ?? ''}`;
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath,
+    rawQueryString,
+    ...(cookies.length > 0 ? { cookies } : {}),
+    headers,
+    ...(queryStringParameters ? { queryStringParameters } : {}),
+    ...(match.pathParameters ? { pathParameters: match.pathParameters } : {}),
+    requestContext: {
+      accountId: LOCAL_ACCOUNT_ID,
+      apiId: LOCAL_API_ID,
+      domainName: host,
+      domainPrefix: host.split('.')[0] ?? host,
+      http: {
+        method,
+        path: safeDecode(rawPath),
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp,
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomBytes(12).toString('base64'),
+      routeKey,
+      stage: '$default',
+      time: clfTime(now),
+      timeEpoch: now.getTime(),
+    },
+    ...encodeBody(body, headers['content-type']),
+  };
+}
+
+export function authorizerEvent(event: APIGatewayProxyEventV2): APIGatewayRequestAuthorizerEventV2 {
+  const { method } = event.requestContext.http;
+  return {
+    version: '2.0',
+    type: 'REQUEST',
+    routeArn: `arn:aws:execute-api:us-east-1:${LOCAL_ACCOUNT_ID}:${LOCAL_API_ID}/$default/${method}${event.rawPath}`,
+    identitySource: [],
+    routeKey: event.routeKey,
+    rawPath: event.rawPath,
+    rawQueryString: event.rawQueryString,
+    cookies: event.cookies ?? [],
+    headers: event.headers as Record<string, string>,
+    ...(event.queryStringParameters ? { queryStringParameters: event.queryStringParameters as Record<string, string> } : {}),
+    requestContext: event.requestContext,
+    ...(event.pathParameters ? { pathParameters: event.pathParameters as Record<string, string> } : {}),
+  };
+}
+
+function lambdaContext(functionName: string): Context {
+  const deadline = Date.now() + LOCAL_FUNCTION_TIMEOUT_MS;
+  const fail = (): never => {
+    throw new Error('callback-style completion is not used');
+  };
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:${LOCAL_ACCOUNT_ID}:function:${functionName}`,
+    memoryLimitInMB: '256',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: fail,
+    fail,
+    succeed: fail,
+  };
+}
+
+/** Runs a function like Lambda would: a fresh context and a hard timeout. */
+async function invoke(fn: LambdaFunction, name: string, event: unknown): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${name} timed out`)), LOCAL_FUNCTION_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([fn(event, lambdaContext(name)), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface GatewayResponse {
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+  readonly cookies: readonly string[];
+  readonly body: Buffer;
+}
+
+const gatewayError = (statusCode: number, message: string): GatewayResponse => ({
+  statusCode,
+  headers: { 'content-type': 'application/json' },
+  cookies: [],
+  body: Buffer.from(JSON.stringify({ message })),
+});
+
+/** API Gateway's reading of a payload 2.0 result: structured when it has `statusCode`, else 200 JSON. */
+export function toGatewayResponse(result: unknown): GatewayResponse {
+  if (result !== null && typeof result === 'object' && 'statusCode' in result) {
+    const structured = result as { statusCode: unknown; headers?: Record<string, unknown>; cookies?: unknown; body?: unknown; isBase64Encoded?: unknown };
+    if (typeof structured.statusCode !== 'number') return gatewayError(500, 'Internal Server Error');
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(structured.headers ?? {})) headers[name.toLowerCase()] = String(value);
+    const body = typeof structured.body === 'string' ? structured.body : '';
+    return {
+      statusCode: structured.statusCode,
+      headers,
+      cookies: Array.isArray(structured.cookies) ? structured.cookies.map(String) : [],
+      body: Buffer.from(body, structured.isBase64Encoded === true ? 'base64' : 'utf8'),
+    };
+  }
+  const body = typeof result === 'string' ? result : JSON.stringify(result ?? null);
+  return { statusCode: 200, headers: { 'content-type': 'application/json' }, cookies: [], body: Buffer.from(body) };
+}
+
+/** One request through the emulated gateway: authorizer, then the route's function (or `$default`). */
+export async function dispatch(functions: GatewayFunctions, event: APIGatewayProxyEventV2, route: RouteDefinition | undefined): Promise<GatewayResponse> {
+  let authorization: unknown;
+  try {
+    authorization = await invoke(functions.authorizer, 'authorizer', authorizerEvent(event));
+  } catch {
+    return gatewayError(500, 'Internal Server Error');
+  }
+  const simple = authorization as { isAuthorized?: unknown; context?: Record<string, unknown> } | null;
+  if (typeof simple?.isAuthorized !== 'boolean') return gatewayError(500, 'Internal Server Error');
+  if (!simple.isAuthorized) return gatewayError(403, 'Forbidden');
+  event.requestContext = { ...event.requestContext, authorizer: { lambda: simple.context ?? {} } } as typeof event.requestContext;
+
+  const name = route?.operationId ?? 'notFound';
+  const fn = route ? functions.operations.get(route.operationId) : functions.notFound;
+  if (!fn) return gatewayError(500, 'Internal Server Error');
+  try {
+    return toGatewayResponse(await invoke(fn, name, event));
+  } catch {
+    // What API Gateway answers when the integration fails or times out.
+    return gatewayError(500, 'Internal Server Error');
+  }
+}
+
+export function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'too_large'> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    request.on('end', () => resolveBody(tooLarge ? 'too_large' : Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+export function writeResponse(response: ServerResponse, result: GatewayResponse, requestId: string): void {
+  response.statusCode = result.statusCode;
+  for (const [name, value] of Object.entries(result.headers)) response.setHeader(name, value);
+  if (result.cookies.length > 0) response.setHeader('set-cookie', [...result.cookies]);
+  response.setHeader('apigw-requestid', requestId);
+  response.setHeader('content-length', result.body.length);
+  response.end(result.body);
+}

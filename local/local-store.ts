@@ -1,0 +1,48 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { startLocalDynamoDb, LOCAL_CREDENTIALS, LOCAL_REGION, type EngineName, type LocalDynamoDbOptions } from './dynamodb-engine';
+import { ensureTables, localTableNames, tableEnvironment, type TableNames } from './tables';
+
+export interface LocalStore {
+  readonly engine: EngineName;
+  readonly endpoint: string;
+  readonly tableNames: TableNames;
+  /** Process environment for functions using this store (same variables as in Lambda). */
+  readonly environment: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export const LOCAL_TABLE_PREFIX = 'petstore-local-';
+
+export function storeEnvironment(endpoint: string, tableNames: TableNames): Record<string, string> {
+  return {
+    DYNAMODB_ENDPOINT: endpoint,
+    AWS_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    ...tableEnvironment(tableNames),
+  };
+}
+
+/** Connects to (or creates) the tables of lib/tables.ts on an endpoint. */
+export async function prepareTables(endpoint: string, prefix: string): Promise<TableNames> {
+  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  try {
+    const names = localTableNames(prefix);
+    await ensureTables(client, names);
+    return names;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Starts the embedded DynamoDB and makes sure every table exists. */
+export async function openLocalStore(options: LocalDynamoDbOptions & { tablePrefix?: string } = {}): Promise<LocalStore> {
+  const db = await startLocalDynamoDb(options);
+  try {
+    const tableNames = await prepareTables(db.endpoint, options.tablePrefix ?? LOCAL_TABLE_PREFIX);
+    return { engine: db.engine, endpoint: db.endpoint, tableNames, environment: storeEnvironment(db.endpoint, tableNames), stop: db.stop };
+  } catch (error) {
+    await db.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,71 @@
+import { createServer, type Server } from 'node:http';
+import { PETS_BASE_PATH } from '../lib/routes';
+import type { GatewayFunctions } from './functions';
+import { GATEWAY_MAX_BODY_BYTES, buildEvent, dispatch, matchRoute, readBody, writeResponse } from './gateway';
+
+export interface LocalApi {
+  /** `http://127.0.0.1:PORT`: the messages base URL. */
+  readonly origin: string;
+  /** `http://127.0.0.1:PORT/v1`: the pets base URL. */
+  readonly petsBaseUrl: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export interface LocalApiOptions {
+  readonly functions: GatewayFunctions;
+  readonly port?: number;
+  readonly host?: string;
+  /** Called once per request, e.g. for an access log line. */
+  readonly onResponse?: (line: { method: string; path: string; status: number; ms: number }) => void;
+}
+
+const tooLarge = (): { statusCode: number; headers: Record<string, string>; cookies: string[]; body: Buffer } => ({
+  statusCode: 413,
+  headers: { 'content-type': 'application/json' },
+  cookies: [],
+  body: Buffer.from(
+    JSON.stringify({ code: 'payload_too_large', message: `request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes`, status: 413 }),
+  ),
+});
+
+export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi> {
+  const host = options.host ?? '127.0.0.1';
+  const server: Server = createServer((request, response) => {
+    const started = performance.now();
+    void (async () => {
+      const body = await readBody(request, GATEWAY_MAX_BODY_BYTES);
+      const method = (request.method ?? 'GET').toUpperCase();
+      const path = (request.url ?? '/').split('?')[0] ?? '/';
+      const match = matchRoute(method, path);
+      const event = buildEvent(request, body === 'too_large' ? Buffer.alloc(0) : body, match, request.socket.remoteAddress ?? host);
+      const result = body === 'too_large' ? tooLarge() : await dispatch(options.functions, event, match.route);
+      writeResponse(response, result, event.requestContext.requestId);
+      options.onResponse?.({ method, path, status: result.statusCode, ms: performance.now() - started });
+    })().catch(() => {
+      if (!response.headersSent) {
+        response.statusCode = 500;
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ message: 'Internal Server Error' }));
+      } else response.destroy();
+    });
+  });
+  await new Promise<void>((listening, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => listening());
+  });
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('server has no TCP address');
+  const origin = `http://${host}:${address.port}`;
+  return {
+    origin,
+    petsBaseUrl: `${origin}${PETS_BASE_PATH}`,
+    port: address.port,
+    // Stops accepting connections and resolves once in-flight requests have been answered.
+    close: () =>
+      new Promise<void>((closed, reject) => {
+        server.close((error) => (error ? reject(error) : closed()));
+        server.closeIdleConnections();
+      }),
+  };
+}

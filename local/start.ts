@@ -1,0 +1,69 @@
+/**
+ * `npm start`: the whole API on this machine. Embedded DynamoDB (data in PETSTORE_DATA_DIR), the
+ * tables of lib/tables.ts, a dev API key, and the gateway emulation on 127.0.0.1:PORT.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createDocumentClient } from '../lambda/shared/dynamodb-client';
+import { DynamoApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
+import { ensureDevKey } from './dev-key';
+import { loadFunctions } from './functions';
+import { openLocalStore } from './local-store';
+import { startLocalApi } from './server';
+
+export const ENDPOINT_FILE = 'endpoint.json';
+
+async function main(): Promise<void> {
+  const dataDir = resolve(process.env.PETSTORE_DATA_DIR ?? '.petstore');
+  const port = Number(process.env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a TCP port number, got ${process.env.PORT}`);
+  mkdirSync(dataDir, { recursive: true });
+
+  const store = await openLocalStore({ dataDir });
+  Object.assign(process.env, store.environment);
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+  console.log(`DynamoDB engine: ${store.engine === 'dynamodb-local' ? 'Amazon DynamoDB Local (Java)' : 'dynalite (embedded, pure JS)'} at ${store.endpoint}, data in ${dataDir}`);
+
+  const db = createDocumentClient(store.endpoint);
+  const devKey = await ensureDevKey(new DynamoApiKeyRepository(db, store.tableNames.apiKeys), dataDir, process.env.PETSTORE_DEV_API_KEY);
+  db.destroy();
+
+  const api = await startLocalApi({
+    functions: await loadFunctions(),
+    port,
+    onResponse: ({ method, path, status, ms }) => console.log(`${method} ${path} ${status} ${ms.toFixed(1)} ms`),
+  });
+  // Lets `npm run keys` reach this store while the server owns it.
+  const endpointFile = join(dataDir, ENDPOINT_FILE);
+  writeFileSync(endpointFile, JSON.stringify({ endpoint: store.endpoint, pid: process.pid }));
+
+  console.log(`Dev API key (${devKey.source}): ${devKey.key}`);
+  console.log(`Messages base URL: ${api.origin}`);
+  console.log(`Pets base URL: ${api.petsBaseUrl}`);
+  console.log(`Try: curl -H 'Authorization: Bearer ${devKey.key}' ${api.petsBaseUrl}/pets`);
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: finishing in-flight requests and stopping`);
+    void api
+      .close()
+      .then(() => store.stop())
+      .then(() => rmSync(endpointFile, { force: true }))
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
