@@ -23,6 +23,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   { operationId: 'listPets', api: 'pets', method: 'GET', path: `${PETS_BASE_PATH}/pets`, entry: 'lambda/handlers/list-pets.ts' },
   { operationId: 'createPet', api: 'pets', method: 'POST', path: `${PETS_BASE_PATH}/pets`, entry: 'lambda/handlers/create-pet.ts' },
   { operationId: 'getPet', api: 'pets', method: 'GET', path: `${PETS_BASE_PATH}/pets/{petId}`, entry: 'lambda/handlers/get-pet.ts' },
+  // The getting-started call has its own API and base URL (no `/v1`).
+  { operationId: 'submitMessage', api: 'messages', method: 'POST', path: '/messages', entry: 'lambda/handlers/submit-message.ts' },
 ];
 
 /** Runs before every route of both APIs (DESIGN.md §3). */
