@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 export const MESSAGE_MAX_LENGTH = 10_000;
 
 // Tabs and line breaks are text; other control characters (NUL, escapes) are not.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 export const MessageText = z.string().check(

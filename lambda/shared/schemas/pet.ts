@@ -15,6 +15,7 @@ export const DEFAULT_PET_STATUS: PetStatus = 'available';
 export const PET_NAME_MAX_LENGTH = 200;
 
 // C0/C1 control characters (NUL, newlines, escapes) have no place in a name and break logs and UIs.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
