@@ -41,9 +41,19 @@ export function javaMajorVersion(): number | undefined {
   return major === 1 ? Number(match[2]) : major; // "1.8.0" means Java 8
 }
 
-export function chooseEngine(requested: EngineName | 'auto' = 'auto'): EngineName {
+const ENGINE_CHOICES = ['auto', 'dynamodb-local', 'dynalite'] as const;
+
+/** `PETSTORE_DYNAMODB_ENGINE` (auto | dynamodb-local | dynalite) overrides the automatic choice. */
+export function chooseEngine(requested: EngineName | 'auto' = engineFromEnvironment()): EngineName {
   if (requested !== 'auto') return requested;
   return (javaMajorVersion() ?? 0) >= 17 ? 'dynamodb-local' : 'dynalite';
+}
+
+function engineFromEnvironment(): EngineName | 'auto' {
+  const value = process.env.PETSTORE_DYNAMODB_ENGINE ?? 'auto';
+  const choice = ENGINE_CHOICES.find((candidate) => candidate === value);
+  if (!choice) throw new Error(`PETSTORE_DYNAMODB_ENGINE must be one of ${ENGINE_CHOICES.join(', ')}, got ${value}`);
+  return choice;
 }
 
 export async function freePort(): Promise<number> {

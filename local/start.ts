@@ -2,22 +2,22 @@
  * `npm start`: the whole API on this machine. Embedded DynamoDB (data in PETSTORE_DATA_DIR), the
  * tables of lib/tables.ts, a dev API key, and the gateway emulation on 127.0.0.1:PORT.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createDocumentClient } from '../lambda/shared/dynamodb-client';
 import { DynamoApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
 import { ensureDevKey } from './dev-key';
+import { readLiveEndpoint, removeEndpoint, writeEndpoint } from './endpoint-file';
 import { loadFunctions } from './functions';
 import { openLocalStore } from './local-store';
 import { startLocalApi } from './server';
-
-export const ENDPOINT_FILE = 'endpoint.json';
 
 async function main(): Promise<void> {
   const dataDir = resolve(process.env.PETSTORE_DATA_DIR ?? '.petstore');
   const port = Number(process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a TCP port number, got ${process.env.PORT}`);
   mkdirSync(dataDir, { recursive: true });
+  if (readLiveEndpoint(dataDir)) throw new Error(`another local server is already using ${dataDir}; stop it or set PETSTORE_DATA_DIR`);
 
   const store = await openLocalStore({ dataDir });
   Object.assign(process.env, store.environment);
@@ -33,9 +33,7 @@ async function main(): Promise<void> {
     port,
     onResponse: ({ method, path, status, ms }) => console.log(`${method} ${path} ${status} ${ms.toFixed(1)} ms`),
   });
-  // Lets `npm run keys` reach this store while the server owns it.
-  const endpointFile = join(dataDir, ENDPOINT_FILE);
-  writeFileSync(endpointFile, JSON.stringify({ endpoint: store.endpoint, pid: process.pid }));
+  writeEndpoint(dataDir, store.endpoint);
 
   console.log(`Dev API key (${devKey.source}): ${devKey.key}`);
   console.log(`Messages base URL: ${api.origin}`);
@@ -50,7 +48,7 @@ async function main(): Promise<void> {
     void api
       .close()
       .then(() => store.stop())
-      .then(() => rmSync(endpointFile, { force: true }))
+      .then(() => removeEndpoint(dataDir))
       .then(
         () => process.exit(0),
         (error: unknown) => {

@@ -1,4 +1,5 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
+import { AUTH_CACHE_MAX_ENTRIES, AUTH_CACHE_TTL_MS } from '../shared/auth-settings';
 import { hashApiKey, isWellFormedApiKey, parseBearer } from '../shared/api-keys';
 import type { AuthorizerContext } from '../shared/caller';
 import { tableName } from '../shared/config';
@@ -7,9 +8,6 @@ import { logger } from '../shared/logger';
 import { DynamoApiKeyRepository } from '../shared/repositories/api-key-repository';
 import { TtlCache } from '../shared/ttl-cache';
 
-/** A revoked key stops working within this time on every warm authorizer instance. */
-export const AUTH_CACHE_TTL_MS = 60_000;
-const AUTH_CACHE_MAX_ENTRIES = 1_000;
 
 const keys = new DynamoApiKeyRepository(documentClient(), tableName('apiKeys'));
 const lookups = new TtlCache<AuthorizerContext>(AUTH_CACHE_TTL_MS, AUTH_CACHE_MAX_ENTRIES);
