@@ -8,6 +8,8 @@ export default {
   },
   // Middy 7 ships ESM only; let SWC turn it into CommonJS like our own code.
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  // ...and its package exports only an `import` condition, which jest's CommonJS resolver skips.
+  moduleNameMapper: { '^@middy/([a-z-]+)$': '<rootDir>/node_modules/@middy/$1/index.js' },
   moduleFileExtensions: ['ts', 'js', 'json'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -1,0 +1,24 @@
+import { randomBytes } from 'node:crypto';
+import { createDocumentClient } from '../../lambda/shared/dynamodb-client';
+import { prepareTables, storeEnvironment } from '../../local/local-store';
+import type { TableNames } from '../../local/tables';
+
+export function testEndpoint(): string {
+  const endpoint = process.env.PETSTORE_TEST_DYNAMODB_ENDPOINT;
+  if (!endpoint) throw new Error('the jest global setup did not start a local DynamoDB');
+  return endpoint;
+}
+
+/**
+ * A fresh set of tables for one test file, on the suite's DynamoDB, and the process environment a
+ * handler needs to use them (set before any handler module is imported).
+ */
+export async function freshTables(): Promise<{ endpoint: string; tableNames: TableNames }> {
+  const endpoint = testEndpoint();
+  const prefix = `test-${process.env.JEST_WORKER_ID ?? '0'}-${randomBytes(4).toString('hex')}-`;
+  const tableNames = await prepareTables(endpoint, prefix);
+  Object.assign(process.env, storeEnvironment(endpoint, tableNames), { POWERTOOLS_LOG_LEVEL: 'SILENT' });
+  return { endpoint, tableNames };
+}
+
+export const testDocumentClient = (): ReturnType<typeof createDocumentClient> => createDocumentClient(testEndpoint());

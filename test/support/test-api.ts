@@ -1,0 +1,111 @@
+import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { issueApiKey } from '../../lambda/shared/api-keys';
+import { DynamoApiKeyRepository } from '../../lambda/shared/repositories/api-key-repository';
+import { loadFunctions } from '../../local/functions';
+import { startLocalApi } from '../../local/server';
+import type { TableNames } from '../../local/tables';
+import { freshTables, testDocumentClient } from './local-dynamodb';
+
+export interface ApiAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  /** The parsed body (undefined when the body is not JSON). */
+  readonly json: unknown;
+}
+
+export interface CallOptions {
+  /** API key sent as `Authorization: Bearer <key>`; `null` sends no Authorization header. */
+  readonly key?: string | null;
+  readonly headers?: Record<string, string>;
+  /** Sent as JSON with `content-type: application/json`. */
+  readonly json?: unknown;
+  /** Sent as-is (set the content type yourself through `headers`). */
+  readonly body?: string | Uint8Array;
+}
+
+export interface TestApi {
+  readonly origin: string;
+  readonly petsBaseUrl: string;
+  /** A valid key of account `acct_test`. */
+  readonly key: string;
+  readonly tableNames: TableNames;
+  readonly db: DynamoDBDocumentClient;
+  readonly keys: DynamoApiKeyRepository;
+  call(method: string, pathOrUrl: string, options?: CallOptions): Promise<ApiAnswer>;
+  issueKey(accountId?: string): Promise<{ key: string; keyId: string }>;
+  /** Every item of a table, for "nothing was written" assertions. */
+  scan(table: keyof TableNames): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+/** The local server (real gateway emulation, authorizer and handlers) on fresh tables. */
+export async function startTestApi(): Promise<TestApi> {
+  const { tableNames } = await freshTables();
+  const db = testDocumentClient();
+  const keys = new DynamoApiKeyRepository(db, tableNames.apiKeys);
+  const api = await startLocalApi({ functions: await loadFunctions() });
+
+  const issueKey = async (accountId = 'acct_test'): Promise<{ key: string; keyId: string }> => {
+    const issued = issueApiKey({ accountId });
+    await keys.create(issued.record);
+    return { key: issued.key, keyId: issued.record.keyId };
+  };
+  const { key } = await issueKey();
+
+  const call = async (method: string, pathOrUrl: string, options: CallOptions = {}): Promise<ApiAnswer> => {
+    const headers: Record<string, string> = { ...options.headers };
+    const authKey = options.key === undefined ? key : options.key;
+    if (authKey !== null) headers.authorization = `Bearer ${authKey}`;
+    let body: string | Uint8Array | undefined = options.body;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${api.origin}${pathOrUrl}`;
+    const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, json };
+  };
+
+  const scan = async (table: keyof TableNames): Promise<Record<string, unknown>[]> => {
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await db.send(new ScanCommand({ TableName: tableNames[table], ConsistentRead: true, ExclusiveStartKey: startKey }));
+      items.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  };
+
+  return {
+    origin: api.origin,
+    petsBaseUrl: api.petsBaseUrl,
+    key,
+    tableNames,
+    db,
+    keys,
+    call,
+    issueKey,
+    scan,
+    close: async () => {
+      await api.close();
+      db.destroy();
+    },
+  };
+}
+
+/** The spec's Error body, exactly: `code`, `message`, `status` (= HTTP status), JSON content type. */
+export function expectError(answer: ApiAnswer, status: number, code: string): void {
+  expect({ status: answer.status, contentType: answer.headers.get('content-type') }).toEqual({ status, contentType: 'application/json' });
+  expect(answer.json).toEqual({ code, message: expect.any(String), status });
+  expect(Object.keys(answer.json as object).sort()).toEqual(['code', 'message', 'status']);
+  expect((answer.json as { message: string }).message.length).toBeGreaterThan(0);
+}
