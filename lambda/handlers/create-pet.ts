@@ -4,12 +4,13 @@ import { httpHandler } from '../shared/http-handler';
 import { jsonResponse } from '../shared/http-response';
 import { absoluteUrl } from '../shared/links';
 import { DynamoPetRepository } from '../shared/repositories/pet-repository';
+import { NoQueryParameters } from '../shared/schemas/common';
 import { NewPet } from '../shared/schemas/pet';
 
 const pets = new DynamoPetRepository(documentClient(), tableName('pets'));
 
 /** POST /v1/pets — 201 with the stored Pet and its `Location`. */
-export const handler = httpHandler({ operationId: 'createPet', input: { body: NewPet } }, async ({ body, event }) => {
+export const handler = httpHandler({ operationId: 'createPet', input: { body: NewPet, query: NoQueryParameters } }, async ({ body, event }) => {
   const pet = await pets.create(body);
   return jsonResponse(201, pet, { location: absoluteUrl(event, `${event.rawPath}/${pet.id}`) });
 });

@@ -4,6 +4,7 @@ import { notFound } from '../shared/errors';
 import { httpHandler } from '../shared/http-handler';
 import { jsonResponse } from '../shared/http-response';
 import { DynamoPetRepository } from '../shared/repositories/pet-repository';
+import { NoQueryParameters } from '../shared/schemas/common';
 import { GetPetPath } from '../shared/schemas/pet';
 
 const pets = new DynamoPetRepository(documentClient(), tableName('pets'));
@@ -19,7 +20,7 @@ export const GET_PET_DEPRECATION_HEADERS = {
 
 /** GET /v1/pets/{petId} (deprecated) — the pet, or 404. */
 export const handler = httpHandler(
-  { operationId: 'getPet', input: { path: GetPetPath }, headers: GET_PET_DEPRECATION_HEADERS },
+  { operationId: 'getPet', input: { path: GetPetPath, query: NoQueryParameters }, headers: GET_PET_DEPRECATION_HEADERS },
   async ({ path, event }) => {
     const pet = path.petId === null ? undefined : await pets.get(path.petId);
     if (!pet) throw notFound(`no pet has the id ${event.pathParameters?.petId ?? ''}`);

@@ -109,3 +109,11 @@ describe('POST /v1/pets refuses bad input with 400 and stores nothing', () => {
     expect(answer.status).toBe(201);
   });
 });
+
+test('POST /v1/pets with a query parameter answers 400 and stores nothing', async () => {
+  const before = await api.scan('pets');
+  const answer = await api.call('POST', '/v1/pets?dryRun=true', { json: { name: 'a', categoryId: 1 } });
+  expectError(answer, 400, 'invalid_request');
+  expect((answer.json as { message: string }).message).toMatch(/unknown query parameter 'dryRun'/);
+  expect(await api.scan('pets')).toEqual(before);
+});

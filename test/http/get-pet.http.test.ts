@@ -1,0 +1,44 @@
+import { startTestApi, expectError, type TestApi } from '../support/test-api';
+
+let api: TestApi;
+let pet: { id: number; name: string; categoryId: number; status: string };
+beforeAll(async () => {
+  api = await startTestApi();
+  pet = (await api.call('POST', '/v1/pets', { json: { name: 'Fido', categoryId: 2, status: 'sold' } })).json as typeof pet;
+});
+afterAll(async () => api.close());
+
+const DEPRECATION = '@1767225600';
+const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+
+describe('GET /v1/pets/{petId} (deprecated)', () => {
+  test('answers 200 with the pet and the Deprecation and Sunset headers', async () => {
+    const answer = await api.call('GET', `/v1/pets/${pet.id}`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/json');
+    expect(answer.json).toEqual(pet);
+    expect(answer.headers.get('deprecation')).toBe(DEPRECATION);
+    expect(answer.headers.get('sunset')).toBe(SUNSET);
+  });
+
+  test('an unknown id answers 404 not_found, still announcing the deprecation', async () => {
+    const answer = await api.call('GET', `/v1/pets/${pet.id + 1}`);
+    expectError(answer, 404, 'not_found');
+    expect(answer.headers.get('sunset')).toBe(SUNSET);
+  });
+
+  test.each(['0', '-5', '9007199254740992', '9223372036854775807'])('int64 %s outside the assigned id range answers 404', async (id) => {
+    expectError(await api.call('GET', `/v1/pets/${id}`), 404, 'not_found');
+  });
+
+  test.each(['abc', '1.5', '1e3', '0x10', '007', '%20', '12345678901234567890123'])('malformed petId %p answers 400 naming petId', async (id) => {
+    const answer = await api.call('GET', `/v1/pets/${id}`);
+    expectError(answer, 400, 'invalid_request');
+    expect((answer.json as { message: string }).message).toMatch(/path parameter 'petId' must be an integer/);
+  });
+
+  test('query parameters are not accepted', async () => {
+    const answer = await api.call('GET', `/v1/pets/${pet.id}?expand=1`);
+    expectError(answer, 400, 'invalid_request');
+  });
+});
