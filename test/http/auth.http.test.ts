@@ -1,0 +1,90 @@
+import { issueApiKey } from '../../lambda/shared/api-keys';
+import { ROUTES } from '../../lib/routes';
+import { startTestApi, expectError, type TestApi } from '../support/test-api';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => api.close());
+
+/** One concrete request per route of the route table, plus an unknown route (the `$default` route). */
+const requests = [
+  ...ROUTES.map((route) => ({ method: route.method, path: route.path.replace('{petId}', '1') })),
+  { method: 'GET', path: '/v1/nowhere' },
+];
+
+const unknownWellFormedKey = issueApiKey({ accountId: 'nobody' }).key;
+
+const badAuthorizations: [string, Record<string, string>][] = [
+  ['no Authorization header', {}],
+  ['an empty Authorization header', { authorization: '' }],
+  ['the Basic scheme', { authorization: `Basic ${Buffer.from('user:pass').toString('base64')}` }],
+  ['the Token scheme', { authorization: 'Token abc' }],
+  ['a bare key without scheme', { authorization: 'KEY_PLACEHOLDER' }],
+  ['Bearer with no key', { authorization: 'Bearer' }],
+  ['Bearer and a space but no key', { authorization: 'Bearer ' }],
+  ['Bearer with two tokens', { authorization: 'Bearer KEY_PLACEHOLDER extra' }],
+  ['an unknown, well-formed key', { authorization: `Bearer ${unknownWellFormedKey}` }],
+  ['a key that is not shaped like ours', { authorization: 'Bearer not-a-key' }],
+];
+
+describe('every route answers 401 unauthorized with the Error body', () => {
+  const cases = requests.flatMap((request) => badAuthorizations.map(([label, headers]) => [`${request.method} ${request.path}: ${label}`, request, headers] as const));
+
+  test.each(cases)('%s', async (_label, request, headers) => {
+    const resolved = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, value.replace('KEY_PLACEHOLDER', api.key)]));
+    const answer = await api.call(request.method, request.path, {
+      key: null,
+      headers: { ...resolved, 'content-type': 'application/json' },
+      ...(request.method === 'POST' ? { body: '{}' } : {}),
+    });
+    expectError(answer, 401, 'unauthorized');
+    expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
+  });
+});
+
+describe('bearer authentication', () => {
+  test.each(['Bearer', 'bearer', 'BEARER', 'bEaReR'])('the scheme %s is accepted (case-insensitive)', async (scheme) => {
+    const answer = await api.call('GET', '/v1/pets', { key: null, headers: { authorization: `${scheme} ${api.key}` } });
+    expect(answer.status).toBe(200);
+  });
+
+  test('a revoked key answers 401 saying so', async () => {
+    const { key, keyId } = await api.issueKey('acct_revoked');
+    await api.keys.revoke(keyId, new Date());
+    const answer = await api.call('GET', '/v1/pets', { key });
+    expectError(answer, 401, 'unauthorized');
+    expect((answer.json as { message: string }).message).toMatch(/revoked/);
+  });
+
+  test('a key issued a moment ago works on the next request', async () => {
+    const { key } = await api.issueKey('acct_new');
+    expect((await api.call('GET', '/v1/pets', { key })).status).toBe(200);
+  });
+
+  test('an unknown route answers 404 to an authenticated caller', async () => {
+    expectError(await api.call('DELETE', '/v1/pets/1'), 404, 'not_found');
+    expectError(await api.call('GET', '/v2/pets'), 404, 'not_found');
+    expectError(await api.call('GET', '/v1/pets/'), 404, 'not_found');
+  });
+});
+
+describe('auth is checked before the body is read, parsed or validated', () => {
+  const before = async () => api.scan('pets');
+
+  test.each([
+    ['malformed JSON', { body: '{"name":', headers: { 'content-type': 'application/json' } }],
+    ['a wrong content type', { body: 'name=Rex', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
+    ['an invalid pet', { body: '{"name":""}', headers: { 'content-type': 'application/json' } }],
+    ['a body over the size limit', { body: JSON.stringify({ name: 'x'.repeat(400 * 1024) }), headers: { 'content-type': 'application/json' } }],
+  ])('POST /v1/pets without a key and with %s answers 401', async (_label, request) => {
+    const stored = await before();
+    expectError(await api.call('POST', '/v1/pets', { key: null, ...request }), 401, 'unauthorized');
+    expect(await api.scan('pets')).toEqual(stored);
+  });
+
+  test('GET /v1/pets without a key and with an invalid limit answers 401, not 400', async () => {
+    expectError(await api.call('GET', '/v1/pets?limit=abc', { key: null }), 401, 'unauthorized');
+  });
+});
