@@ -2,7 +2,7 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', 'coverage/', '.petstore/', '.ci/.node/', 'test-artifacts/'] },
+  { ignores: ['node_modules/', 'cdk.out/', 'coverage/', '.petstore/', '.ci/.node/', 'test-artifacts/', '.tools/'] },
   eslint.configs.recommended,
   ...tseslint.configs.strict,
   {

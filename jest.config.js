@@ -14,4 +14,5 @@ export default {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30_000,
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };
