@@ -25,6 +25,8 @@ export interface TableDefinition {
   readonly sortKey?: KeyAttribute;
   /** Indexes project ALL attributes: a page of pets is served by the index alone, no extra reads. */
   readonly globalSecondaryIndexes?: readonly IndexDefinition[];
+  /** Epoch-seconds attribute after which DynamoDB deletes the item (TTL); set up by the stack. */
+  readonly timeToLiveAttribute?: string;
 }
 
 export const PETS_STATUS_INDEX = 'status-id-index';
@@ -51,6 +53,13 @@ export const TABLES = {
     baseName: 'api-keys',
     envVar: 'API_KEYS_TABLE_NAME',
     partitionKey: { name: 'keyHash', type: 'S' },
+  },
+  /** Powertools idempotency records (its default attribute names: `id`, `expiration`, …). */
+  idempotency: {
+    baseName: 'idempotency',
+    envVar: 'IDEMPOTENCY_TABLE_NAME',
+    partitionKey: { name: 'id', type: 'S' },
+    timeToLiveAttribute: 'expiration',
   },
 } as const satisfies Record<string, TableDefinition>;
 

@@ -13,9 +13,9 @@ export const DYNAMODB_MAX_ATTEMPTS = 3;
 const CONNECTION_TIMEOUT_MS = Number(process.env.DYNAMODB_CONNECTION_TIMEOUT_MS ?? 1_000);
 const REQUEST_TIMEOUT_MS = Number(process.env.DYNAMODB_REQUEST_TIMEOUT_MS ?? 2_000);
 
-export function createDocumentClient(endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBDocumentClient {
+export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBClient {
   const agentOptions = { keepAlive: true, maxSockets: 50 };
-  const client = new DynamoDBClient({
+  return new DynamoDBClient({
     region: process.env.AWS_REGION ?? 'us-east-1',
     // Only set locally (DynamoDB Local / dynalite); in AWS the regional endpoint is used.
     ...(endpoint ? { endpoint } : {}),
@@ -28,15 +28,25 @@ export function createDocumentClient(endpoint = process.env.DYNAMODB_ENDPOINT): 
       httpAgent: new HttpAgent(agentOptions),
     }),
   });
-  return DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true },
-  });
 }
 
-let shared: DynamoDBDocumentClient | undefined;
+const toDocumentClient = (client: DynamoDBClient): DynamoDBDocumentClient =>
+  DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+
+export function createDocumentClient(endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBDocumentClient {
+  return toDocumentClient(createDynamoDbClient(endpoint));
+}
+
+let sharedClient: DynamoDBClient | undefined;
+let sharedDocumentClient: DynamoDBDocumentClient | undefined;
 
 /** One client per process, created on first use and reused across invocations (keep-alive). */
+export function dynamoDbClient(): DynamoDBClient {
+  sharedClient ??= createDynamoDbClient();
+  return sharedClient;
+}
+
 export function documentClient(): DynamoDBDocumentClient {
-  shared ??= createDocumentClient();
-  return shared;
+  sharedDocumentClient ??= toDocumentClient(dynamoDbClient());
+  return sharedDocumentClient;
 }

@@ -1,11 +1,14 @@
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import type { Caller } from '../caller';
 import type { Message } from '../schemas/message';
+import { putIfAbsent } from './put-if-absent';
 
 export interface MessageRepository {
   enqueue(text: string, caller: Caller): Promise<Message>;
 }
+
+const MAX_ENQUEUE_ATTEMPTS = 3;
 
 /** What the messages table keeps: the Message plus who sent it. */
 type MessageItem = Message & { accountId: string; keyId: string };
@@ -19,15 +22,12 @@ export class DynamoMessageRepository implements MessageRepository {
   ) {}
 
   async enqueue(text: string, caller: Caller): Promise<Message> {
-    const message: Message = { id: this.nextId(), message: text, status: 'queued', createdAt: new Date().toISOString() };
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { ...message, accountId: caller.accountId, keyId: caller.keyId } satisfies MessageItem,
-        // A repeated id must never overwrite another message.
-        ConditionExpression: 'attribute_not_exists(id)',
-      }),
-    );
-    return message;
+    // A taken id (two ULIDs alike: practically never) gets a fresh one; nothing is ever overwritten.
+    for (let attempt = 1; attempt <= MAX_ENQUEUE_ATTEMPTS; attempt++) {
+      const message: Message = { id: this.nextId(), message: text, status: 'queued', createdAt: new Date().toISOString() };
+      const item: MessageItem = { ...message, accountId: caller.accountId, keyId: caller.keyId };
+      if ((await putIfAbsent(this.db, this.tableName, 'id', item)) === 'stored') return message;
+    }
+    throw new Error(`no free message id after ${MAX_ENQUEUE_ATTEMPTS} attempts`);
   }
 }

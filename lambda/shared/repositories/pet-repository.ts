@@ -1,9 +1,9 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PETS_STATUS_INDEX } from '../../../lib/tables';
 import type { PageCursor } from '../page-cursor';
 import { newPetId } from '../pet-ids';
 import { DEFAULT_PET_STATUS, type NewPet, type Pet, type PetStatus } from '../schemas/pet';
+import { putIfAbsent } from './put-if-absent';
 
 export interface PetPage {
   readonly pets: Pet[];
@@ -47,26 +47,17 @@ export class DynamoPetRepository implements PetRepository {
   ) {}
 
   async create(newPet: NewPet): Promise<Pet> {
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1; attempt <= MAX_CREATE_ATTEMPTS; attempt++) {
       const pet: Pet = {
         id: this.nextId(),
         name: newPet.name,
         categoryId: newPet.categoryId,
         status: newPet.status ?? DEFAULT_PET_STATUS,
       };
-      try {
-        await this.db.send(
-          new PutCommand({
-            TableName: this.tableName,
-            Item: { ...pet, createdAt: new Date().toISOString() } satisfies PetItem,
-            ConditionExpression: 'attribute_not_exists(id)',
-          }),
-        );
-        return pet;
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException) || attempt >= MAX_CREATE_ATTEMPTS) throw error;
-      }
+      const item: PetItem = { ...pet, createdAt: new Date().toISOString() };
+      if ((await putIfAbsent(this.db, this.tableName, 'id', item)) === 'stored') return pet;
     }
+    throw new Error(`no free pet id after ${MAX_CREATE_ATTEMPTS} attempts`);
   }
 
   async get(id: number): Promise<Pet | undefined> {
