@@ -10,7 +10,7 @@ import { NewPet } from '../shared/schemas/pet';
 const pets = new DynamoPetRepository(documentClient(), tableName('pets'));
 
 /** POST /v1/pets — 201 with the stored Pet and its `Location`. */
-export const handler = httpHandler({ operationId: 'createPet', input: { body: NewPet, query: NoQueryParameters } }, async ({ body, event }) => {
+export const handler = httpHandler({ operationId: 'createPet', input: { body: NewPet, query: NoQueryParameters }, idempotent: true }, async ({ body, event }) => {
   const pet = await pets.create(body);
   return jsonResponse(201, pet, { location: absoluteUrl(event, `${event.rawPath}/${pet.id}`) });
 });

@@ -10,6 +10,6 @@ const messages = new DynamoMessageRepository(documentClient(), tableName('messag
 
 /** POST /messages — 202 Accepted: the message is stored with status `queued`. */
 export const handler = httpHandler(
-  { operationId: 'submitMessage', input: { body: SubmitMessageRequest, query: NoQueryParameters } },
+  { operationId: 'submitMessage', input: { body: SubmitMessageRequest, query: NoQueryParameters }, idempotent: true },
   async ({ body, caller }) => jsonResponse(202, await messages.enqueue(body.message, caller)),
 );

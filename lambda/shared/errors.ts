@@ -9,6 +9,8 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'unauthorized'
   | 'not_found'
+  | 'idempotency_in_progress'
+  | 'idempotency_key_reused'
   | 'payload_too_large'
   | 'service_unavailable'
   | 'internal_error';
@@ -25,6 +27,9 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 }
+
+export const serviceUnavailable = (): ApiError =>
+  new ApiError(503, 'service_unavailable', 'the service is temporarily unavailable; retry shortly', { 'retry-after': '1' });
 
 export const invalidRequest = (message: string): ApiError => new ApiError(400, 'invalid_request', message);
 export const notFound = (message: string): ApiError => new ApiError(404, 'not_found', message);

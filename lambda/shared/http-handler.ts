@@ -8,6 +8,7 @@ import type { OperationId } from '../../lib/routes';
 import type { Caller } from './caller';
 import type { HttpResponse } from './http-response';
 import { addHeaders } from './middleware/add-headers';
+import { idempotentWrites } from './middleware/idempotent-writes';
 import { limitBodySize } from './middleware/limit-body-size';
 import { mapErrors } from './middleware/map-errors';
 import { requireCaller } from './middleware/require-caller';
@@ -40,12 +41,15 @@ export interface OperationSpec<S extends InputSchemas> {
   readonly input: S;
   /** Headers on every answer of the operation, errors included (e.g. `Deprecation` on getPet). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Honours `Idempotency-Key` (creating operations); runs after validation, so bad input never uses a key. */
+  readonly idempotent?: boolean;
 }
 
 /**
  * The only way to build an HTTP handler, so none can skip auth or error mapping. Middleware order
  * (Middy's canonical one, auth first): caller check → header/event normalisation → body size limit →
- * JSON body parsing → zod validation → operation; errors leave through `mapErrors`.
+ * JSON body parsing → zod validation → idempotency (writes) → operation; errors leave through
+ * `mapErrors`.
  */
 export function httpHandler<S extends InputSchemas>(
   spec: OperationSpec<S>,
@@ -56,8 +60,9 @@ export function httpHandler<S extends InputSchemas>(
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer());
   if (spec.input.body) handler.use(limitBodySize()).use(httpJsonBodyParser());
+  handler.use(validateInput(spec.input));
+  if (spec.idempotent) handler.use(idempotentWrites(spec.operationId));
   return handler
-    .use(validateInput(spec.input))
     .use(addHeaders(spec.headers ?? {}))
     .use(mapErrors())
     .handler(async (event, context) => {

@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ApiError } from '../errors';
+import { ApiError, serviceUnavailable } from '../errors';
 import { jsonResponse, type HttpResponse } from '../http-response';
 import { logger } from '../logger';
 
@@ -27,6 +27,24 @@ function isUnavailable(error: Error): boolean {
   return THROTTLING_ERRORS.has(error.name) || (typeof code === 'string' && NETWORK_ERROR_CODES.has(code));
 }
 
+/** Powertools idempotency outcomes a client must see (matched by name: no import on this path). */
+function fromIdempotency(error: Error): ApiError | undefined {
+  switch (error.name) {
+    case 'IdempotencyAlreadyInProgressError':
+      return new ApiError(409, 'idempotency_in_progress', 'a request with this Idempotency-Key is still being processed; retry shortly', {
+        'retry-after': '1',
+      });
+    case 'IdempotencyValidationError':
+      return new ApiError(422, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different request body');
+    case 'IdempotencyPersistenceLayerError':
+    case 'IdempotencyInconsistentStateError':
+    case 'IdempotencyUnknownError':
+      return serviceUnavailable();
+    default:
+      return undefined;
+  }
+}
+
 /** Translates Middy's body parser errors: the spec wants 400 where Middy says 415 or 422. */
 function fromMiddy(error: MiddyHttpError): ApiError {
   if (error.statusCode === 415) {
@@ -49,9 +67,14 @@ function fromMiddy(error: MiddyHttpError): ApiError {
 export function toApiError(error: unknown, where: Record<string, unknown> = {}): ApiError {
   if (error instanceof ApiError) return error;
   if (isMiddyHttpError(error) && error.statusCode >= 400 && error.statusCode < 500) return fromMiddy(error);
+  const idempotency = error instanceof Error ? fromIdempotency(error) : undefined;
+  if (idempotency) {
+    if (idempotency.status === 503) logger.warn('idempotency store unavailable', { ...where, errorName: (error as Error).name });
+    return idempotency;
+  }
   if (error instanceof Error && isUnavailable(error)) {
     logger.warn('dependency unavailable', { ...where, errorName: error.name });
-    return new ApiError(503, 'service_unavailable', 'the service is temporarily unavailable; retry shortly', { 'retry-after': '1' });
+    return serviceUnavailable();
   }
   logger.error('unhandled error', { ...where, error: error instanceof Error ? error : String(error) });
   return new ApiError(500, 'internal_error', 'internal error');

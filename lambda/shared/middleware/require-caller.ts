@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer } from 'aws-lambda';
 import type { AnonymousReason, AuthorizerContext } from '../caller';
-import { ApiError } from '../errors';
+import { ApiError, serviceUnavailable } from '../errors';
 import type { ApiContext } from '../http-handler';
 
 type Event = APIGatewayProxyEventV2WithLambdaAuthorizer<AuthorizerContext | undefined>;
@@ -26,7 +26,7 @@ export const requireCaller = (): MiddlewareObj<Event, unknown, Error, ApiContext
     }
     const reason = auth?.reason ?? 'missing';
     if (reason === 'unavailable') {
-      throw new ApiError(503, 'service_unavailable', 'the service is temporarily unavailable; retry shortly', { 'retry-after': '1' });
+      throw serviceUnavailable();
     }
     throw new ApiError(401, 'unauthorized', UNAUTHORIZED_MESSAGES[reason] ?? UNAUTHORIZED_MESSAGES.missing, {
       'www-authenticate': 'Bearer realm="petstore"',

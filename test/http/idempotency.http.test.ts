@@ -1,0 +1,116 @@
+import { startTestApi, expectError, type TestApi } from '../support/test-api';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => api.close());
+
+let counter = 0;
+const freshKey = (): string => `test-key-${Date.now()}-${counter++}`;
+const createPet = (idempotencyKey: string | undefined, json: unknown, key?: string) =>
+  api.call('POST', '/v1/pets', { json, ...(key ? { key } : {}), headers: idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey } });
+const petsNamed = async (name: string) => (await api.scan('pets')).filter((item) => item.name === name);
+
+describe('Idempotency-Key on POST /v1/pets', () => {
+  test('a sequential replay answers the original 201 and body, marked as replayed, and stores nothing new', async () => {
+    const key = freshKey();
+    const first = await createPet(key, { name: 'Once', categoryId: 1 });
+    const again = await createPet(key, { name: 'Once', categoryId: 1 });
+    const third = await createPet(key, { categoryId: 1, name: 'Once' }); // same body, other key order
+
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    for (const replay of [again, third]) {
+      expect(replay.status).toBe(201);
+      expect(replay.json).toEqual(first.json);
+      expect(replay.headers.get('location')).toBe(first.headers.get('location'));
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    }
+    expect(await petsNamed('Once')).toHaveLength(1);
+  });
+
+  test('the same key with a different body answers 422 idempotency_key_reused and stores nothing', async () => {
+    const key = freshKey();
+    expect((await createPet(key, { name: 'First body', categoryId: 1 })).status).toBe(201);
+    const before = await api.scan('pets');
+    expectError(await createPet(key, { name: 'Second body', categoryId: 1 }), 422, 'idempotency_key_reused');
+    expect(await api.scan('pets')).toEqual(before);
+  });
+
+  test('50 concurrent duplicates store exactly one pet; every answer is that pet or 409 in progress', async () => {
+    const key = freshKey();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => createPet(key, { name: 'Concurrent', categoryId: 9 })));
+    const created = answers.filter((answer) => answer.status === 201);
+    const inProgress = answers.filter((answer) => answer.status === 409);
+    expect(created.length + inProgress.length).toBe(50);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((answer) => (answer.json as { id: number }).id)).size).toBe(1);
+    for (const answer of inProgress) {
+      expectError(answer, 409, 'idempotency_in_progress');
+      expect(answer.headers.get('retry-after')).toBe('1');
+    }
+    expect(await petsNamed('Concurrent')).toHaveLength(1);
+
+    // Once settled, a retry of any of them gets the stored answer.
+    const retry = await createPet(key, { name: 'Concurrent', categoryId: 9 });
+    expect(retry.status).toBe(201);
+    expect(retry.json).toEqual(created[0]?.json);
+  });
+
+  test('keys are scoped to the calling account: another account with the same key creates its own pet', async () => {
+    const key = freshKey();
+    const other = await api.issueKey('acct_other');
+    const mine = await createPet(key, { name: 'Scoped', categoryId: 1 });
+    const theirs = await createPet(key, { name: 'Scoped', categoryId: 1 }, other.key);
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    expect((theirs.json as { id: number }).id).not.toBe((mine.json as { id: number }).id);
+    expect(await petsNamed('Scoped')).toHaveLength(2);
+  });
+
+  test('without the header, identical requests create distinct pets (the spec behaviour)', async () => {
+    await createPet(undefined, { name: 'Twice', categoryId: 1 });
+    await createPet(undefined, { name: 'Twice', categoryId: 1 });
+    expect(await petsNamed('Twice')).toHaveLength(2);
+  });
+
+  test('a request refused as invalid does not use up its key', async () => {
+    const key = freshKey();
+    expectError(await createPet(key, { name: '', categoryId: 1 }), 400, 'invalid_request');
+    expect((await createPet(key, { name: 'After invalid', categoryId: 1 })).status).toBe(201);
+  });
+
+  test.each([
+    ['empty', ''],
+    ['too long', 'k'.repeat(256)],
+    ['with a space', 'my key'],
+    ['non-ASCII', 'clé'],
+  ])('an %s Idempotency-Key answers 400 naming the header', async (_label, value) => {
+    const before = await api.scan('pets');
+    const answer = await createPet(value, { name: 'Bad key', categoryId: 1 });
+    expectError(answer, 400, 'invalid_request');
+    expect((answer.json as { message: string }).message).toMatch(/Idempotency-Key/);
+    expect(await api.scan('pets')).toEqual(before);
+  });
+});
+
+describe('Idempotency-Key on POST /messages', () => {
+  test('sequential and 50-way concurrent replays store one message and answer its id', async () => {
+    const key = freshKey();
+    const send = () => api.call('POST', '/messages', { json: { message: 'exactly once' }, headers: { 'idempotency-key': key } });
+    const first = await send();
+    expect(first.status).toBe(202);
+    const replays = await Promise.all(Array.from({ length: 50 }, send));
+    for (const replay of replays) {
+      expect(replay.status).toBe(202);
+      expect(replay.json).toEqual(first.json);
+    }
+    expect((await api.scan('messages')).filter((item) => item.message === 'exactly once')).toHaveLength(1);
+  });
+
+  test('the same key on another operation is a different request', async () => {
+    const key = freshKey();
+    expect((await createPet(key, { name: 'Cross', categoryId: 1 })).status).toBe(201);
+    expect((await api.call('POST', '/messages', { json: { message: 'cross' }, headers: { 'idempotency-key': key } })).status).toBe(202);
+  });
+});
