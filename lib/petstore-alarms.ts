@@ -1,0 +1,133 @@
+import { Stack } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IMetric, type Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+import type { PetStoreHttpApi } from './petstore-http-api';
+import type { ApiName } from './routes';
+import type { StageConfig } from './stage-config';
+import { TABLES, type TableDefinition, type TableKey } from './tables';
+
+export interface PetStoreAlarmsProps {
+  readonly config: StageConfig;
+  readonly apis: Readonly<Record<ApiName, PetStoreHttpApi>>;
+  readonly authorizer: IFunction;
+  readonly tables: Readonly<Record<TableKey, Table>>;
+}
+
+const THROTTLE_METRICS = ['ReadThrottleEvents', 'WriteThrottleEvents'] as const;
+
+/**
+ * What should wake someone up, all sent to one SNS topic: an API answering 5xx, the authorizer
+ * failing (every request behind it then fails), a table throttling.
+ */
+export class PetStoreAlarms extends Construct {
+  readonly topic: Topic;
+
+  constructor(scope: Construct, id: string, props: PetStoreAlarmsProps) {
+    super(scope, id);
+    const { config, apis, authorizer, tables } = props;
+    const { period, evaluationPeriods, datapointsToAlarm } = config.alarms;
+
+    // Unencrypted on purpose: CloudWatch cannot publish to a topic under the AWS-managed SNS key, and
+    // alarm messages carry metric names and thresholds only.
+    this.topic = new Topic(this, 'Topic', { displayName: `PetStore ${config.stage} alarms`, enforceSSL: true });
+    // The topic policy CDK writes for enforceSSL replaces SNS's default one, so CloudWatch needs its
+    // own grant, limited to this account's alarms (no confused deputy).
+    const { account, region, partition } = Stack.of(this);
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowThisAccountsAlarmsToPublish',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': account },
+          ArnLike: { 'aws:SourceArn': `arn:${partition}:cloudwatch:${region}:${account}:alarm:*` },
+        },
+      }),
+    );
+    if (config.alarmEmail) this.topic.addSubscription(new EmailSubscription(config.alarmEmail));
+    const notify = new SnsAction(this.topic);
+
+    const alarm = (alarmId: string, metric: IMetric, threshold: number, description: string, comparison: ComparisonOperator): Alarm => {
+      const created = new Alarm(this, alarmId, {
+        metric,
+        threshold,
+        comparisonOperator: comparison,
+        evaluationPeriods,
+        datapointsToAlarm,
+        // No traffic is not an incident.
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: description,
+      });
+      created.addAlarmAction(notify);
+      created.addOkAction(notify);
+      return created;
+    };
+
+    for (const [name, api] of Object.entries(apis) as [ApiName, PetStoreHttpApi][]) {
+      // A rate, not a count: five failures mean little at 10 000 requests and a lot at ten.
+      const rate = new MathExpression({
+        expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+        usingMetrics: { errors: api.stage.metricServerError({ period }), requests: api.stage.metricCount({ period }) },
+        period,
+        label: `${name} API 5xx rate (%)`,
+      });
+      alarm(
+        `${capitalise(name)}ApiServerErrorRate`,
+        rate,
+        config.alarms.serverErrorRatePercent,
+        `More than ${config.alarms.serverErrorRatePercent}% of ${name} API requests answered 5xx.`,
+        ComparisonOperator.GREATER_THAN_THRESHOLD,
+      );
+    }
+
+    alarm(
+      'AuthorizerErrors',
+      authorizer.metricErrors({ period, statistic: 'Sum' }),
+      config.alarms.authorizerErrors,
+      'The authorizer failed (crash or timeout): API Gateway answers 500 to every request it could not authorize.',
+      ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    );
+
+    for (const key of Object.keys(tables) as TableKey[]) {
+      alarm(
+        `${capitalise(key)}TableThrottles`,
+        throttleEvents(tables[key], key, period),
+        config.alarms.tableThrottles,
+        `DynamoDB throttled requests on the ${key} table or its indexes (on-demand: a hot key or an account limit).`,
+        ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      );
+    }
+  }
+}
+
+const capitalise = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
+/** Read and write throttle events of a table and of each of its global secondary indexes, summed. */
+function throttleEvents(table: Table, key: TableKey, period: MathExpression['period']): MathExpression {
+  const definition: TableDefinition = TABLES[key];
+  const indexNames = (definition.globalSecondaryIndexes ?? []).map((index) => index.indexName);
+  const usingMetrics: Record<string, Metric> = {};
+  for (const metricName of THROTTLE_METRICS) {
+    usingMetrics[`table${metricName}`] = table.metric(metricName, { period, statistic: 'Sum' });
+    indexNames.forEach((indexName, position) => {
+      usingMetrics[`index${position}${metricName}`] = table.metric(metricName, {
+        period,
+        statistic: 'Sum',
+        dimensionsMap: { TableName: table.tableName, GlobalSecondaryIndexName: indexName },
+      });
+    });
+  }
+  return new MathExpression({
+    expression: Object.keys(usingMetrics).map((metricId) => `FILL(${metricId}, 0)`).join(' + '),
+    usingMetrics,
+    period,
+    label: `${key} table throttle events`,
+  });
+}

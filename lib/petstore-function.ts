@@ -1,0 +1,111 @@
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { join } from 'node:path';
+import { LAMBDA_BUNDLE_OPTIONS } from './bundling';
+import type { StageConfig } from './stage-config';
+import { TABLE_ACCESS, tablesUsedBy, type FunctionName, type TableAccess } from './table-access';
+import { TABLES, type TableKey } from './tables';
+
+/**
+ * Warm invocations mostly wait on DynamoDB; memory matters for cold starts, whose module loading and
+ * client setup are CPU-bound and Lambda's CPU share grows with memory. 512 MB buys noticeably shorter
+ * cold starts than 256 MB for cents per million requests; re-measure before changing it.
+ */
+export const FUNCTION_MEMORY_MB = 512;
+/**
+ * Above the worst DynamoDB path (3 attempts of at most 2 s, lambda/shared/dynamodb-client.ts) and
+ * well below the HTTP API's 30 s integration limit, so a slow request fails as our 5xx, not a gateway one.
+ */
+export const FUNCTION_TIMEOUT = Duration.seconds(10);
+export const SERVICE_NAME = 'petstore';
+
+/** lib/bundling.ts in NodejsFunction's vocabulary; `esbuildArgs` carries what it has no prop for. */
+export const NODEJS_BUNDLING: BundlingOptions = {
+  format: LAMBDA_BUNDLE_OPTIONS.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
+  target: LAMBDA_BUNDLE_OPTIONS.target,
+  minify: LAMBDA_BUNDLE_OPTIONS.minify,
+  sourceMap: LAMBDA_BUNDLE_OPTIONS.sourcemap,
+  sourcesContent: LAMBDA_BUNDLE_OPTIONS.sourcesContent,
+  mainFields: [...LAMBDA_BUNDLE_OPTIONS.mainFields],
+  // An explicit empty list: NodejsFunction would otherwise leave `@aws-sdk/*` to the runtime's copy.
+  externalModules: [...LAMBDA_BUNDLE_OPTIONS.external],
+  banner: LAMBDA_BUNDLE_OPTIONS.banner.js,
+  esbuildArgs: { '--tree-shaking': String(LAMBDA_BUNDLE_OPTIONS.treeShaking) },
+  // The project's esbuild (a dev dependency) bundles on this machine; Docker is never asked for.
+  forceDockerBundling: false,
+};
+
+/** What every function of one stack shares. */
+export interface PetStoreFunctionDefaults {
+  /** Directory holding package-lock.json; entries are relative to it. */
+  readonly projectRoot: string;
+  readonly config: StageConfig;
+  readonly tables: Readonly<Record<TableKey, ITable>>;
+}
+
+export interface PetStoreFunctionProps extends PetStoreFunctionDefaults {
+  /** Selects the function's row of lib/table-access.ts: its permissions and table environment. */
+  readonly name: FunctionName;
+  /** Handler module relative to projectRoot (from lib/routes.ts). */
+  readonly entry: string;
+  readonly description: string;
+}
+
+const resourceArn = (table: ITable, access: TableAccess): string =>
+  access.index ? `${table.tableArn}/index/${access.index}` : table.tableArn;
+
+/**
+ * One Lambda function of the service with every shared setting in one place: runtime, arm64, memory,
+ * timeout, its own log group and role, JSON logs, source maps, bundling. Its IAM statements and
+ * table environment come from lib/table-access.ts and nothing else.
+ */
+export class PetStoreFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: LogGroup;
+  readonly role: Role;
+
+  constructor(scope: Construct, id: string, props: PetStoreFunctionProps) {
+    super(scope, id);
+    const { config, tables, projectRoot, name } = props;
+
+    this.logGroup = new LogGroup(this, 'Logs', { retention: config.logRetention, removalPolicy: config.logRemovalPolicy });
+
+    // Our own role instead of AWSLambdaBasicExecutionRole: that managed policy may write to any log group.
+    this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: props.description });
+    this.role.addToPolicy(new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [this.logGroup.logGroupArn] }));
+    for (const access of TABLE_ACCESS[name]) {
+      this.role.addToPolicy(new PolicyStatement({ actions: [...access.actions], resources: [resourceArn(tables[access.table], access)] }));
+    }
+
+    const tableEnvironment = Object.fromEntries(tablesUsedBy(name).map((key) => [TABLES[key].envVar, tables[key].tableName]));
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: join(projectRoot, props.entry),
+      handler: 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: FUNCTION_MEMORY_MB,
+      timeout: FUNCTION_TIMEOUT,
+      role: this.role,
+      logGroup: this.logGroup,
+      // Platform lines (START/REPORT) as JSON too, and Lambda drops app lines below the stage's level.
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: ApplicationLogLevel[config.logLevel],
+      environment: {
+        ...tableEnvironment,
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_LOG_LEVEL: config.logLevel,
+      },
+      projectRoot,
+      depsLockFilePath: join(projectRoot, 'package-lock.json'),
+      bundling: NODEJS_BUNDLING,
+    });
+  }
+}

@@ -1,0 +1,118 @@
+import { Duration } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { CorsHttpMethod, HttpApi, HttpMethod, LogGroupLogDestination, type CorsPreflightOptions, type HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { RouteDefinition } from './routes';
+import type { StageConfig } from './stage-config';
+
+/**
+ * One JSON object per request. No headers and no query string, so an API key can never land in the
+ * access log; the authorizer's `keyId` (an identifier, not a secret) and `reason` explain 401s.
+ */
+export const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  httpMethod: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  protocol: '$context.protocol',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatencyMs: '$context.responseLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationLatencyMs: '$context.integrationLatency',
+  integrationError: '$context.integrationErrorMessage',
+  error: '$context.error.message',
+  authorizerError: '$context.authorizer.error',
+  keyId: '$context.authorizer.keyId',
+  anonymousReason: '$context.authorizer.reason',
+} as const;
+
+/** Headers a browser may send and read; everything the spec and DESIGN.md put on responses. */
+const CORS_ALLOW_HEADERS = ['authorization', 'content-type'];
+const CORS_EXPOSE_HEADERS = ['link', 'location', 'deprecation', 'sunset', 'retry-after', 'www-authenticate'];
+
+const corsPreflight = (origins: readonly string[] | undefined): CorsPreflightOptions | undefined =>
+  origins && {
+    allowOrigins: [...origins],
+    allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.OPTIONS],
+    allowHeaders: CORS_ALLOW_HEADERS,
+    exposeHeaders: CORS_EXPOSE_HEADERS,
+    maxAge: Duration.hours(1),
+  };
+
+export interface PetStoreHttpApiProps {
+  readonly apiName: string;
+  readonly description: string;
+  readonly config: StageConfig;
+  /** Resolves the caller of every request (DESIGN.md §3). */
+  readonly authorizer: IFunction;
+  /** Serves `$default`: whatever no route matches. */
+  readonly notFound: IFunction;
+}
+
+/**
+ * An HTTP API whose every route, `$default` included, runs the caller-resolving Lambda authorizer,
+ * with a throttled `$default` stage that writes JSON access logs.
+ */
+export class PetStoreHttpApi extends Construct {
+  readonly api: HttpApi;
+  readonly stage: HttpStage;
+  readonly accessLogs: LogGroup;
+
+  constructor(scope: Construct, id: string, props: PetStoreHttpApiProps) {
+    super(scope, id);
+    const { config } = props;
+
+    // DESIGN.md §3: API Gateway must never answer 401/403 itself (it cannot shape the spec's error
+    // body), so no identity source (a request without `Authorization` still reaches the authorizer),
+    // no caching (without an identity source there is no cache key; the authorizer caches lookups
+    // itself), and simple responses where the authorizer always says yes and tells who is calling.
+    const authorizer = new HttpLambdaAuthorizer('CallerAuthorizer', props.authorizer, {
+      responseTypes: [HttpLambdaResponseType.SIMPLE],
+      identitySource: [],
+      resultsCacheTtl: Duration.seconds(0),
+    });
+
+    this.api = new HttpApi(this, 'Api', {
+      apiName: props.apiName,
+      description: props.description,
+      defaultAuthorizer: authorizer,
+      defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', props.notFound),
+      corsPreflight: corsPreflight(config.corsOrigins),
+      // Created below with throttling and access logs; the implicit one has neither.
+      createDefaultStage: false,
+    });
+
+    this.accessLogs = new LogGroup(this, 'AccessLogs', { retention: config.logRetention, removalPolicy: config.logRemovalPolicy });
+    this.stage = this.api.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: config.throttling,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(this.accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      },
+    });
+  }
+
+  /** The base URL of the API (no trailing slash). */
+  get endpoint(): string {
+    return this.api.apiEndpoint;
+  }
+
+  /** One route of lib/routes.ts to its own function; the default authorizer applies. */
+  addRoute(route: RouteDefinition, handler: IFunction): void {
+    this.api.addRoutes({
+      path: route.path,
+      methods: [HttpMethod[route.method]],
+      integration: new HttpLambdaIntegration(`${route.operationId}Integration`, handler),
+    });
+  }
+}

@@ -1,0 +1,51 @@
+import { AttributeType, BillingMode, ProjectionType, Table, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import type { StageConfig } from './stage-config';
+import { TABLES, type KeyAttribute, type TableDefinition, type TableKey } from './tables';
+
+export type PetStoreTableSet = Readonly<Record<TableKey, Table>>;
+
+const toAttribute = ({ name, type }: KeyAttribute): Attribute => ({
+  name,
+  type: type === 'N' ? AttributeType.NUMBER : AttributeType.STRING,
+});
+
+const constructId = (key: TableKey): string => `${key.charAt(0).toUpperCase()}${key.slice(1)}`;
+
+/**
+ * The tables of lib/tables.ts, the same definitions the local bootstrap creates. Physical names are
+ * left to CloudFormation so several stages can share an account; functions and the keys CLI learn
+ * them from environment variables and stack outputs.
+ */
+export class PetStoreTables extends Construct {
+  readonly tables: PetStoreTableSet;
+
+  constructor(scope: Construct, id: string, props: { readonly config: StageConfig }) {
+    super(scope, id);
+    const { config } = props;
+    const build = (key: TableKey): Table => {
+      const definition: TableDefinition = TABLES[key];
+      const table = new Table(this, constructId(key), {
+        partitionKey: toAttribute(definition.partitionKey),
+        ...(definition.sortKey ? { sortKey: toAttribute(definition.sortKey) } : {}),
+        // Traffic is spiky and small: pay per request, no capacity to plan or autoscale.
+        billingMode: BillingMode.PAY_PER_REQUEST,
+        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+        deletionProtection: config.deletionProtection,
+        removalPolicy: config.removalPolicy,
+        ...(definition.timeToLiveAttribute ? { timeToLiveAttribute: definition.timeToLiveAttribute } : {}),
+      });
+      for (const index of definition.globalSecondaryIndexes ?? []) {
+        table.addGlobalSecondaryIndex({
+          indexName: index.indexName,
+          partitionKey: toAttribute(index.partitionKey),
+          ...(index.sortKey ? { sortKey: toAttribute(index.sortKey) } : {}),
+          projectionType: ProjectionType.ALL,
+        });
+      }
+      return table;
+    };
+    const keys = Object.keys(TABLES) as TableKey[];
+    this.tables = Object.fromEntries(keys.map((key) => [key, build(key)])) as Record<TableKey, Table>;
+  }
+}

@@ -1,0 +1,129 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+
+/**
+ * Everything that differs between stages, in one typed object per stage: the constructs read these
+ * fields and never branch on the stage name themselves.
+ */
+export const STAGES = ['dev', 'staging', 'prod'] as const;
+export type StageName = (typeof STAGES)[number];
+
+export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+
+export interface ThrottleConfig {
+  /** Steady-state requests per second across all routes of one API. */
+  readonly rateLimit: number;
+  /** Requests the API accepts in a burst above the steady rate. */
+  readonly burstLimit: number;
+}
+
+export interface AlarmConfig {
+  /** Alarm when more than this share of an API's requests answer 5xx (percent). */
+  readonly serverErrorRatePercent: number;
+  /** Alarm when the authorizer function fails at least this often (count). */
+  readonly authorizerErrors: number;
+  /** Alarm when a table (or its indexes) throttles at least this many requests (count). */
+  readonly tableThrottles: number;
+  readonly period: Duration;
+  readonly evaluationPeriods: number;
+  readonly datapointsToAlarm: number;
+}
+
+export interface StageConfig {
+  readonly stage: StageName;
+  /** What happens to the tables when the stack (or a table) is deleted. */
+  readonly removalPolicy: RemovalPolicy;
+  readonly deletionProtection: boolean;
+  readonly logRetention: RetentionDays;
+  /** Log groups expire on their own; only prod keeps them past the stack, for audits. */
+  readonly logRemovalPolicy: RemovalPolicy;
+  readonly logLevel: LogLevel;
+  readonly throttling: ThrottleConfig;
+  readonly alarms: AlarmConfig;
+  /** Subscribed to the alarm topic when set (`-c alarmEmail=ops@example.com`). */
+  readonly alarmEmail?: string;
+  /** CORS is configured only when origins are given (`-c corsOrigins=https://a.example,https://b.example`). */
+  readonly corsOrigins?: readonly string[];
+}
+
+type StageDefaults = Omit<StageConfig, 'stage' | 'alarmEmail' | 'corsOrigins'>;
+
+const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
+  // Throwaway: everything goes with the stack, logs are short-lived, alarms only catch gross breakage.
+  dev: {
+    removalPolicy: RemovalPolicy.DESTROY,
+    deletionProtection: false,
+    logRetention: RetentionDays.ONE_WEEK,
+    logRemovalPolicy: RemovalPolicy.DESTROY,
+    logLevel: 'DEBUG',
+    throttling: { rateLimit: 20, burstLimit: 40 },
+    alarms: { serverErrorRatePercent: 10, authorizerErrors: 5, tableThrottles: 10, period: Duration.minutes(5), evaluationPeriods: 1, datapointsToAlarm: 1 },
+  },
+  // Rehearses prod: tables are RETAINed so a mistaken `cdk destroy` loses no issued keys or data, but
+  // without deletion protection so an operator can still delete them on purpose (docs/deploy.md).
+  staging: {
+    removalPolicy: RemovalPolicy.RETAIN,
+    deletionProtection: false,
+    logRetention: RetentionDays.ONE_MONTH,
+    logRemovalPolicy: RemovalPolicy.DESTROY,
+    logLevel: 'INFO',
+    throttling: { rateLimit: 50, burstLimit: 100 },
+    alarms: { serverErrorRatePercent: 5, authorizerErrors: 1, tableThrottles: 1, period: Duration.minutes(5), evaluationPeriods: 1, datapointsToAlarm: 1 },
+  },
+  // Data outlives the stack and cannot be deleted by accident; a single bad 5-minute window pages.
+  prod: {
+    removalPolicy: RemovalPolicy.RETAIN,
+    deletionProtection: true,
+    logRetention: RetentionDays.SIX_MONTHS,
+    logRemovalPolicy: RemovalPolicy.RETAIN,
+    logLevel: 'INFO',
+    throttling: { rateLimit: 200, burstLimit: 400 },
+    alarms: { serverErrorRatePercent: 1, authorizerErrors: 1, tableThrottles: 1, period: Duration.minutes(5), evaluationPeriods: 1, datapointsToAlarm: 1 },
+  },
+};
+
+export function isStageName(value: unknown): value is StageName {
+  return typeof value === 'string' && (STAGES as readonly string[]).includes(value);
+}
+
+/** The stage from `-c stage=…`; dev when absent, an error for anything unknown (never a silent default). */
+export function parseStage(value: unknown): StageName {
+  if (value === undefined) return 'dev';
+  if (!isStageName(value)) throw new Error(`unknown stage ${JSON.stringify(value)}: use -c stage=${STAGES.join('|')}`);
+  return value;
+}
+
+/** Accepts the CLI form (`a,b`) and the cdk.json form (`["a","b"]`). */
+function parseOrigins(value: unknown): string[] | undefined {
+  if (value === undefined || value === '') return undefined;
+  const origins = (Array.isArray(value) ? value : String(value).split(',')).map((origin) => String(origin).trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new Error(`corsOrigins: ${JSON.stringify(origin)} is not an origin (scheme://host[:port], no path)`);
+    }
+  }
+  return origins.length > 0 ? origins : undefined;
+}
+
+function parseEmail(value: unknown): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(value)) throw new Error(`alarmEmail: ${JSON.stringify(value)} is not an email address`);
+  return value;
+}
+
+/** Optional settings read from CDK context; unknown types are rejected rather than guessed. */
+export interface StageContext {
+  readonly alarmEmail?: unknown;
+  readonly corsOrigins?: unknown;
+}
+
+export function stageConfig(stage: StageName, context: StageContext = {}): StageConfig {
+  const alarmEmail = parseEmail(context.alarmEmail);
+  const corsOrigins = parseOrigins(context.corsOrigins);
+  return {
+    stage,
+    ...STAGE_DEFAULTS[stage],
+    ...(alarmEmail ? { alarmEmail } : {}),
+    ...(corsOrigins ? { corsOrigins } : {}),
+  };
+}
