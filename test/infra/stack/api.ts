@@ -1,0 +1,190 @@
+import { ROUTES, type ApiName } from '../../../lib/routes';
+import { STAGES } from '../../../lib/stage-config';
+import { apiNamed, functionNamed, referencedId, resourcesOfType, synth, type Resource } from '../support/synth';
+
+/** What each stage promises, written out here rather than read from lib/stage-config.ts. */
+const EXPECTED = {
+  dev: { rateLimit: 20, burstLimit: 40, retentionDays: 7 },
+  staging: { rateLimit: 50, burstLimit: 100, retentionDays: 30 },
+  prod: { rateLimit: 200, burstLimit: 400, retentionDays: 180 },
+} as const;
+
+/** Route key → the function name its integration invokes, for one API of the template. */
+function routesOf(stage: (typeof STAGES)[number], api: ApiName) {
+  const { template } = synth(stage);
+  const apiId = apiNamed(template, stage, api);
+  const integrations = resourcesOfType(template, 'AWS::ApiGatewayV2::Integration');
+  const functions = resourcesOfType(template, 'AWS::Lambda::Function');
+  const routes = [...resourcesOfType(template, 'AWS::ApiGatewayV2::Route').values()].filter((route) => referencedId(route.Properties.ApiId) === apiId);
+  return routes.map((route) => {
+    const target = JSON.stringify(route.Properties.Target);
+    const integrationId = [...integrations.keys()].find((id) => target.includes(`"${id}"`));
+    const integration = integrations.get(integrationId ?? '') as Resource;
+    const functionId = referencedId(integration.Properties.IntegrationUri) ?? '';
+    const description = String(functions.get(functionId)?.Properties.Description);
+    return { route, integration, functionId, functionName: description.split(':')[0] };
+  });
+}
+
+describe.each(STAGES)('%s stage routes', (stage) => {
+  it.each<ApiName>(['pets', 'messages'])('the %s API serves exactly its routes of lib/routes.ts plus $default', (api) => {
+    const keys = routesOf(stage, api).map(({ route }) => route.Properties.RouteKey);
+    const expected = [...ROUTES.filter((route) => route.api === api).map((route) => `${route.method} ${route.path}`), '$default'];
+    expect(keys.sort()).toEqual(expected.sort());
+  });
+
+  it('the pets API routes live under /v1 and the messages route does not', () => {
+    expect(routesOf(stage, 'pets').map(({ route }) => route.Properties.RouteKey)).toEqual(
+      expect.arrayContaining(['GET /v1/pets', 'POST /v1/pets', 'GET /v1/pets/{petId}']),
+    );
+    expect(routesOf(stage, 'messages').map(({ route }) => route.Properties.RouteKey)).toContain('POST /messages');
+  });
+
+  it.each<ApiName>(['pets', 'messages'])('every %s route, $default included, runs the API\'s Lambda authorizer', (api) => {
+    const { template } = synth(stage);
+    const apiId = apiNamed(template, stage, api);
+    const [authorizerId] = [...resourcesOfType(template, 'AWS::ApiGatewayV2::Authorizer')].find(([, authorizer]) => referencedId(authorizer.Properties.ApiId) === apiId) ?? [];
+    for (const { route } of routesOf(stage, api)) {
+      expect(route.Properties.AuthorizationType).toBe('CUSTOM');
+      expect(referencedId(route.Properties.AuthorizerId)).toBe(authorizerId);
+    }
+  });
+
+  it('each operation has its own function, reached by a payload 2.0 Lambda proxy integration', () => {
+    const all = [...routesOf(stage, 'pets'), ...routesOf(stage, 'messages')];
+    for (const route of ROUTES) {
+      const found = all.find(({ route: deployed }) => deployed.Properties.RouteKey === `${route.method} ${route.path}`);
+      expect(found?.functionName).toBe(route.operationId);
+    }
+    const operationFunctions = all.filter(({ route }) => route.Properties.RouteKey !== '$default').map(({ functionId }) => functionId);
+    expect(new Set(operationFunctions).size).toBe(ROUTES.length);
+    for (const { integration } of all) {
+      expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+    }
+  });
+
+  it('unknown methods and paths of either API go to the not-found function', () => {
+    const { template } = synth(stage);
+    const [notFoundId] = functionNamed(template, 'notFound');
+    for (const api of ['pets', 'messages'] as const) {
+      const fallback = routesOf(stage, api).find(({ route }) => route.Properties.RouteKey === '$default');
+      expect(fallback?.functionId).toBe(notFoundId);
+    }
+  });
+
+  it('API Gateway may invoke each route function only from its own API', () => {
+    const { template } = synth(stage);
+    const permissions = [...resourcesOfType(template, 'AWS::Lambda::Permission').values()];
+    for (const api of ['pets', 'messages'] as const) {
+      const apiId = apiNamed(template, stage, api);
+      for (const { functionId } of routesOf(stage, api)) {
+        const grants = permissions.filter((permission) => referencedId(permission.Properties.FunctionName) === functionId && JSON.stringify(permission.Properties.SourceArn).includes(`"${apiId}"`));
+        expect(grants.length).toBeGreaterThan(0);
+        for (const grant of grants) expect(grant.Properties).toMatchObject({ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com' });
+      }
+    }
+  });
+});
+
+describe.each(STAGES)('%s stage authorizer', (stage) => {
+  it('both APIs use the DESIGN.md §3 authorizer: simple responses, payload 2.0, no identity source, caching off', () => {
+    const { template } = synth(stage);
+    const [authorizerFunctionId] = functionNamed(template, 'authorizer');
+    const authorizers = [...resourcesOfType(template, 'AWS::ApiGatewayV2::Authorizer').values()];
+    expect(authorizers.map((authorizer) => referencedId(authorizer.Properties.ApiId)).sort()).toEqual(
+      [apiNamed(template, stage, 'pets'), apiNamed(template, stage, 'messages')].sort(),
+    );
+    for (const { Properties: authorizer } of authorizers) {
+      expect(authorizer).toMatchObject({
+        AuthorizerType: 'REQUEST',
+        EnableSimpleResponses: true,
+        AuthorizerPayloadFormatVersion: '2.0',
+        AuthorizerResultTtlInSeconds: 0,
+      });
+      // With an identity source, API Gateway itself would answer {"message":"Unauthorized"} to a
+      // request without the header instead of letting the handler answer the spec's 401 body.
+      expect(authorizer.IdentitySource ?? []).toEqual([]);
+      expect(JSON.stringify(authorizer.AuthorizerUri)).toContain(`"${authorizerFunctionId}"`);
+      expect(authorizer.AuthorizerCredentialsArn).toBeUndefined();
+    }
+  });
+
+  it('API Gateway may invoke the authorizer function only as one of these two authorizers', () => {
+    const { template } = synth(stage);
+    const [authorizerFunctionId] = functionNamed(template, 'authorizer');
+    const grants = [...resourcesOfType(template, 'AWS::Lambda::Permission').values()].filter(
+      (permission) => referencedId(permission.Properties.FunctionName) === authorizerFunctionId,
+    );
+    const authorizerIds = [...resourcesOfType(template, 'AWS::ApiGatewayV2::Authorizer').keys()];
+    expect(grants).toHaveLength(2);
+    for (const grant of grants) {
+      expect(grant.Properties).toMatchObject({ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com' });
+      const sourceArn = JSON.stringify(grant.Properties.SourceArn);
+      expect(sourceArn).toContain('/authorizers/');
+      expect(authorizerIds.some((id) => sourceArn.includes(`"${id}"`))).toBe(true);
+    }
+  });
+});
+
+describe.each(STAGES)('%s stage HTTP API stages', (stage) => {
+  const stagesOf = () => [...resourcesOfType(synth(stage).template, 'AWS::ApiGatewayV2::Stage').values()];
+
+  it('each API has one auto-deployed $default stage, so the base URL has no stage segment', () => {
+    const stages = stagesOf();
+    expect(stages).toHaveLength(2);
+    for (const { Properties } of stages) expect(Properties).toMatchObject({ StageName: '$default', AutoDeploy: true });
+  });
+
+  it('default route throttling follows the stage', () => {
+    for (const { Properties } of stagesOf()) {
+      expect(Properties.DefaultRouteSettings).toEqual({
+        ThrottlingRateLimit: EXPECTED[stage].rateLimit,
+        ThrottlingBurstLimit: EXPECTED[stage].burstLimit,
+      });
+    }
+  });
+
+  it('access logs are one JSON object per request with id, route, status, latency and authorizer outcome, never headers', () => {
+    for (const { Properties } of stagesOf()) {
+      const { Format } = Properties.AccessLogSettings as { Format: string };
+      const fields = JSON.parse(Format) as Record<string, string>;
+      expect(fields).toMatchObject({
+        requestId: '$context.requestId',
+        routeKey: '$context.routeKey',
+        status: '$context.status',
+        responseLatencyMs: '$context.responseLatency',
+        integrationError: '$context.integrationErrorMessage',
+        authorizerError: '$context.authorizer.error',
+      });
+      expect(Format).not.toMatch(/header|querystring|authorization/i);
+    }
+  });
+
+  it('access logs go to their own log group with the stage retention', () => {
+    const { template } = synth(stage);
+    const logGroups = resourcesOfType(template, 'AWS::Logs::LogGroup');
+    for (const { Properties } of stagesOf()) {
+      const destination = referencedId((Properties.AccessLogSettings as { DestinationArn: unknown }).DestinationArn);
+      expect(logGroups.get(destination ?? '')?.Properties.RetentionInDays).toBe(EXPECTED[stage].retentionDays);
+    }
+  });
+
+  it('CORS is off unless origins are configured', () => {
+    for (const api of resourcesOfType(synth(stage).template, 'AWS::ApiGatewayV2::Api').values()) {
+      expect(api.Properties.CorsConfiguration).toBeUndefined();
+      expect(api.Properties.ProtocolType).toBe('HTTP');
+    }
+  });
+});
+
+it('configured CORS origins let a browser send Authorization and read the Link and Location headers', () => {
+  const { template } = synth('staging', { corsOrigins: 'https://app.example.com, https://admin.example.com' });
+  for (const api of resourcesOfType(template, 'AWS::ApiGatewayV2::Api').values()) {
+    expect(api.Properties.CorsConfiguration).toMatchObject({
+      AllowOrigins: ['https://app.example.com', 'https://admin.example.com'],
+      AllowHeaders: expect.arrayContaining(['authorization', 'content-type']),
+      ExposeHeaders: expect.arrayContaining(['link', 'location']),
+      AllowMethods: expect.arrayContaining(['GET', 'POST']),
+    });
+  }
+});

@@ -1,0 +1,194 @@
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { parseStage, stageConfig, STAGES } from '../../../lib/stage-config';
+import { apiNamed, functionNamed, referencedId, resourcesOfType, synth, tableId, type Resource, type TableName } from '../support/synth';
+
+const DATA_SAFETY = {
+  dev: { deletionPolicy: 'Delete', deletionProtection: false },
+  staging: { deletionPolicy: 'Retain', deletionProtection: false },
+  prod: { deletionPolicy: 'Retain', deletionProtection: true },
+} as const;
+
+const keySchema = (hash: string, range?: string) => [
+  { AttributeName: hash, KeyType: 'HASH' },
+  ...(range ? [{ AttributeName: range, KeyType: 'RANGE' }] : []),
+];
+
+describe.each(STAGES)('%s stage tables', (stage) => {
+  const table = (name: TableName): Resource => {
+    const { template } = synth(stage);
+    return resourcesOfType(template, 'AWS::DynamoDB::Table').get(tableId(template, name)) as Resource;
+  };
+
+  it('pets are keyed by numeric id and filtered by status through a status/id index holding whole pets', () => {
+    const { Properties } = table('pets');
+    expect(Properties.KeySchema).toEqual(keySchema('id'));
+    expect(Properties.AttributeDefinitions).toEqual(
+      expect.arrayContaining([
+        { AttributeName: 'id', AttributeType: 'N' },
+        { AttributeName: 'status', AttributeType: 'S' },
+      ]),
+    );
+    expect(Properties.GlobalSecondaryIndexes).toEqual([
+      { IndexName: 'status-id-index', KeySchema: keySchema('status', 'id'), Projection: { ProjectionType: 'ALL' } },
+    ]);
+  });
+
+  it('idempotency records are keyed by string id and expire through TTL on `expiration`', () => {
+    expect(table('idempotency').Properties).toMatchObject({
+      KeySchema: keySchema('id'),
+      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+      TimeToLiveSpecification: { AttributeName: 'expiration', Enabled: true },
+    });
+  });
+
+  it('messages are keyed by string id and API keys by the key hash, without indexes', () => {
+    expect(table('messages').Properties).toMatchObject({ KeySchema: keySchema('id'), AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }] });
+    expect(table('apiKeys').Properties).toMatchObject({ KeySchema: keySchema('keyHash'), AttributeDefinitions: [{ AttributeName: 'keyHash', AttributeType: 'S' }] });
+    expect(table('messages').Properties.GlobalSecondaryIndexes).toBeUndefined();
+    expect(table('apiKeys').Properties.GlobalSecondaryIndexes).toBeUndefined();
+  });
+
+  it('every table bills on demand and has point-in-time recovery', () => {
+    const tables = [...resourcesOfType(synth(stage).template, 'AWS::DynamoDB::Table').values()];
+    expect(tables).toHaveLength(4);
+    for (const { Properties } of tables) {
+      expect(Properties).toMatchObject({ BillingMode: 'PAY_PER_REQUEST', PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } });
+      expect(Properties.ProvisionedThroughput).toBeUndefined();
+      // CloudFormation names them, so dev, staging and prod can share an account.
+      expect(Properties.TableName).toBeUndefined();
+    }
+  });
+
+  const safety = DATA_SAFETY[stage];
+  it(`deleting the stack ${safety.deletionPolicy === 'Retain' ? 'keeps' : 'deletes'} every table, deletion protection ${safety.deletionProtection ? 'on' : 'off'}`, () => {
+    for (const resource of resourcesOfType(synth(stage).template, 'AWS::DynamoDB::Table').values()) {
+      expect(resource.DeletionPolicy).toBe(safety.deletionPolicy);
+      expect(resource.UpdateReplacePolicy).toBe(safety.deletionPolicy);
+      expect(resource.Properties.DeletionProtectionEnabled).toBe(safety.deletionProtection);
+    }
+  });
+});
+
+describe('tables across stages', () => {
+  it('prod retains every table and turns on deletion protection', () => {
+    const tables = [...resourcesOfType(synth('prod').template, 'AWS::DynamoDB::Table').values()];
+    expect(tables.every((resource) => resource.DeletionPolicy === 'Retain' && resource.Properties.DeletionProtectionEnabled === true)).toBe(true);
+  });
+
+  it('dev tables go away with the stack', () => {
+    const tables = [...resourcesOfType(synth('dev').template, 'AWS::DynamoDB::Table').values()];
+    expect(tables.every((resource) => resource.DeletionPolicy === 'Delete' && resource.Properties.DeletionProtectionEnabled === false)).toBe(true);
+  });
+});
+
+describe.each(STAGES)('%s stage alarms', (stage) => {
+  const alarms = () => [...resourcesOfType(synth(stage).template, 'AWS::CloudWatch::Alarm').values()];
+  const topicId = () => [...resourcesOfType(synth(stage).template, 'AWS::SNS::Topic').keys()][0];
+
+  it('every alarm notifies one SNS topic, on alarm and on recovery, and no traffic is not an alarm', () => {
+    expect(resourcesOfType(synth(stage).template, 'AWS::SNS::Topic').size).toBe(1);
+    for (const { Properties } of alarms()) {
+      expect(Properties.AlarmActions).toEqual([{ Ref: topicId() }]);
+      expect(Properties.OKActions).toEqual([{ Ref: topicId() }]);
+      expect(Properties.TreatMissingData).toBe('notBreaching');
+    }
+  });
+
+  it('each API has an alarm on its 5xx rate of the $default stage', () => {
+    const { template } = synth(stage);
+    for (const api of ['pets', 'messages'] as const) {
+      const apiId = apiNamed(template, stage, api);
+      const alarm = alarms().find(({ Properties }) => {
+        const metrics = JSON.stringify(Properties.Metrics ?? []);
+        return metrics.includes('"5xx"') && metrics.includes(`"${apiId}"`);
+      });
+      expect(alarm).toBeDefined();
+      const metrics = alarm?.Properties.Metrics as { Expression?: string; MetricStat?: { Metric: { MetricName: string } } }[];
+      expect(metrics.find((metric) => metric.Expression)?.Expression).toBe('IF(requests > 0, 100 * errors / requests, 0)');
+      expect(metrics.map((metric) => metric.MetricStat?.Metric.MetricName).filter(Boolean).sort()).toEqual(['5xx', 'Count']);
+      expect(alarm?.Properties.ComparisonOperator).toBe('GreaterThanThreshold');
+    }
+  });
+
+  it('the authorizer function failing even once raises an alarm outside dev', () => {
+    const { template } = synth(stage);
+    const [authorizerId] = functionNamed(template, 'authorizer');
+    const alarm = alarms().find(({ Properties }) => Properties.MetricName === 'Errors' && JSON.stringify(Properties.Dimensions).includes(`"${authorizerId}"`));
+    expect(alarm?.Properties).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(alarm?.Properties.Threshold).toBe(stage === 'dev' ? 5 : 1);
+  });
+
+  it('each table has a throttle alarm that also watches its indexes', () => {
+    const { template } = synth(stage);
+    for (const name of ['pets', 'messages', 'apiKeys', 'idempotency'] as const) {
+      const id = tableId(template, name);
+      const alarm = alarms().find(({ Properties }) => JSON.stringify(Properties.Metrics ?? []).includes(`"${id}"`));
+      const metrics = JSON.stringify(alarm?.Properties.Metrics);
+      expect(metrics).toContain('ReadThrottleEvents');
+      expect(metrics).toContain('WriteThrottleEvents');
+      if (name === 'pets') expect(metrics).toContain('status-id-index');
+    }
+  });
+
+  it('CloudWatch may publish to the topic only for this account\'s alarms, and only over TLS', () => {
+    const [policy] = [...resourcesOfType(synth(stage).template, 'AWS::SNS::TopicPolicy').values()];
+    const statements = (policy?.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement;
+    expect(statements).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        expect.objectContaining({
+          Effect: 'Allow',
+          Principal: { Service: 'cloudwatch.amazonaws.com' },
+          Action: 'sns:Publish',
+          Condition: expect.objectContaining({ StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } }),
+        }),
+      ]),
+    );
+  });
+
+  it('there is no email subscription unless alarmEmail is set', () => {
+    expect(resourcesOfType(synth(stage).template, 'AWS::SNS::Subscription').size).toBe(0);
+  });
+});
+
+it('-c alarmEmail subscribes that address to the alarm topic', () => {
+  const subscriptions = [...resourcesOfType(synth('prod', { alarmEmail: 'ops@example.com' }).template, 'AWS::SNS::Subscription').values()];
+  expect(subscriptions.map(({ Properties }) => [Properties.Protocol, Properties.Endpoint])).toEqual([['email', 'ops@example.com']]);
+});
+
+describe.each(STAGES)('%s stage outputs', (stage) => {
+  it('name the base URLs (pets ending in /v1) and the three tables, under the ids the keys CLI reads', () => {
+    const { template } = synth(stage);
+    const outputs = template.findOutputs('*') as Record<string, { Value: unknown }>;
+    expect(Object.keys(outputs).sort()).toEqual(['ApiKeysTableName', 'MessagesBaseUrl', 'MessagesTableName', 'PetsBaseUrl', 'PetsTableName']);
+    expect(outputs.PetsBaseUrl?.Value).toEqual({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiNamed(template, stage, 'pets'), 'ApiEndpoint'] }, '/v1']] });
+    expect(outputs.MessagesBaseUrl?.Value).toEqual({ 'Fn::GetAtt': [apiNamed(template, stage, 'messages'), 'ApiEndpoint'] });
+    for (const name of ['PetsTableName', 'MessagesTableName', 'ApiKeysTableName']) {
+      const id = referencedId(outputs[name]?.Value);
+      expect(resourcesOfType(template, 'AWS::DynamoDB::Table').has(id ?? '')).toBe(true);
+    }
+  });
+});
+
+describe.each(STAGES)('%s stage cdk-nag', (stage) => {
+  it('the AwsSolutions pack finds nothing, neither errors nor warnings', () => {
+    const { stack } = synth(stage);
+    const report = new AwsSolutionsChecks().validateScope(stack);
+    expect(report.violations.map((violation) => `${violation.severity} ${violation.ruleName}: ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`)).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+});
+
+describe('stage selection', () => {
+  it('defaults to dev and refuses a stage it does not know', () => {
+    expect(parseStage(undefined)).toBe('dev');
+    expect(parseStage('prod')).toBe('prod');
+    expect(() => parseStage('production')).toThrow(/unknown stage "production"/);
+  });
+
+  it('rejects a CORS origin with a path and an alarm email without @', () => {
+    expect(() => stageConfig('dev', { corsOrigins: 'https://app.example.com/path' })).toThrow(/not an origin/);
+    expect(() => stageConfig('dev', { alarmEmail: 'ops' })).toThrow(/not an email/);
+    expect(stageConfig('dev', { corsOrigins: ['https://a.example'] }).corsOrigins).toEqual(['https://a.example']);
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * Synthesizes the stack the way bin/app.ts does (same cdk.json context, so the same feature flags),
+ * minus bundling: these tests look at the template, not at the code assets.
+ */
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PetStoreStack } from '../../../lib/petstore-stack';
+import { stageConfig, type StageContext, type StageName } from '../../../lib/stage-config';
+import type { FunctionName } from '../../../lib/table-access';
+import { PROJECT_ROOT } from './project-root';
+
+const CDK_JSON_CONTEXT = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+
+export interface Synthesized {
+  readonly stack: PetStoreStack;
+  readonly template: Template;
+}
+
+const cache = new Map<string, Synthesized>();
+
+/** One synthesis per stage and context per test file; templates are read-only, so sharing is safe. */
+export function synth(stage: StageName, context: StageContext = {}): Synthesized {
+  const key = JSON.stringify([stage, context]);
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const app = new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+  const stack = new PetStoreStack(app, `PetStore-${stage}`, { config: stageConfig(stage, context), projectRoot: PROJECT_ROOT });
+  const synthesized = { stack, template: Template.fromStack(stack) };
+  cache.set(key, synthesized);
+  return synthesized;
+}
+
+/** A resource of the synthesized template, as much of it as these tests read. */
+export interface Resource {
+  readonly Type: string;
+  readonly Properties: Record<string, unknown>;
+  readonly DeletionPolicy?: string;
+  readonly UpdateReplacePolicy?: string;
+}
+
+export function resourcesOfType(template: Template, type: string): Map<string, Resource> {
+  return new Map(Object.entries(template.findResources(type) as Record<string, Resource>));
+}
+
+export function onlyResource(template: Template, type: string, where: (resource: Resource) => boolean): [string, Resource] {
+  const matches = [...resourcesOfType(template, type)].filter(([, resource]) => where(resource));
+  if (matches.length !== 1) throw new Error(`expected exactly one ${type} to match, found ${matches.length}`);
+  return matches[0] as [string, Resource];
+}
+
+/** `{ Ref: id }` or `{ 'Fn::GetAtt': [id, attribute] }` → id. */
+export function referencedId(value: unknown): string | undefined {
+  if (value && typeof value === 'object') {
+    if ('Ref' in value && typeof value.Ref === 'string') return value.Ref;
+    if ('Fn::GetAtt' in value && Array.isArray(value['Fn::GetAtt'])) return value['Fn::GetAtt'][0] as string;
+  }
+  return undefined;
+}
+
+/** The stack's functions are described as `<name>: <summary>` (lib/petstore-stack.ts). */
+export function functionNamed(template: Template, name: FunctionName): [string, Resource] {
+  return onlyResource(template, 'AWS::Lambda::Function', (fn) => String(fn.Properties.Description).startsWith(`${name}: `));
+}
+
+export function apiNamed(template: Template, stage: StageName, api: 'pets' | 'messages'): string {
+  return onlyResource(template, 'AWS::ApiGatewayV2::Api', (resource) => resource.Properties.Name === `PetStore-${stage}-${api}`)[0];
+}
+
+export interface Statement {
+  readonly Effect: string;
+  readonly Action: string[];
+  readonly Resource: unknown[];
+  readonly Condition?: unknown;
+}
+
+/** Every IAM statement granted to a function's role, inline or attached, actions and resources as lists. */
+export function statementsOf(template: Template, functionId: string): Statement[] {
+  const fn = resourcesOfType(template, 'AWS::Lambda::Function').get(functionId);
+  const roleId = referencedId(fn?.Properties.Role);
+  if (!roleId) throw new Error(`${functionId} has no role of this stack`);
+  const role = resourcesOfType(template, 'AWS::IAM::Role').get(roleId);
+  const inline = ((role?.Properties.Policies ?? []) as { PolicyDocument: { Statement: unknown[] } }[]).flatMap((policy) => policy.PolicyDocument.Statement);
+  const attached = [...resourcesOfType(template, 'AWS::IAM::Policy').values()]
+    .filter((policy) => (policy.Properties.Roles as unknown[]).some((ref) => referencedId(ref) === roleId))
+    .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: unknown[] }).Statement);
+  const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
+  return [...inline, ...attached].map((raw) => {
+    const statement = raw as { Effect: string; Action: unknown; Resource: unknown; Condition?: unknown };
+    return { ...statement, Action: list(statement.Action) as string[], Resource: list(statement.Resource) };
+  });
+}
+
+/** The CloudFormation value of `<table ARN>` and `<table ARN>/index/<name>`. */
+export const tableArn = (tableId: string): unknown => ({ 'Fn::GetAtt': [tableId, 'Arn'] });
+export const indexArn = (tableId: string, indexName: string): unknown => ({ 'Fn::Join': ['', [tableArn(tableId), `/index/${indexName}`]] });
+
+const TABLE_OUTPUTS = { pets: 'PetsTableName', messages: 'MessagesTableName', apiKeys: 'ApiKeysTableName' } as const;
+
+export type TableName = keyof typeof TABLE_OUTPUTS | 'idempotency';
+
+/**
+ * A table's logical id, found the way the keys CLI finds tables: through the stack outputs. The
+ * idempotency table has no output (no operator needs it); it is the one whose records expire.
+ */
+export function tableId(template: Template, table: TableName): string {
+  if (table === 'idempotency') {
+    return onlyResource(template, 'AWS::DynamoDB::Table', (resource) => resource.Properties.TimeToLiveSpecification !== undefined)[0];
+  }
+  const output = TABLE_OUTPUTS[table];
+  const id = referencedId((template.findOutputs(output) as Record<string, { Value: unknown }>)[output]?.Value);
+  if (!id) throw new Error(`output ${output} does not reference a table`);
+  return id;
+}
+
+/** Every (action, resource) pair a list of statements allows, order and grouping aside. */
+export function grants(statements: readonly Pick<Statement, 'Action' | 'Resource'>[]): string[] {
+  return statements.flatMap(({ Action, Resource }) => Action.flatMap((action) => Resource.map((resource) => `${action} on ${JSON.stringify(resource)}`))).sort();
+}
