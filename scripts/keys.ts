@@ -39,7 +39,9 @@ async function deployedTarget(stage: string): Promise<Target> {
   const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
   const tableName = Stacks?.[0]?.Outputs?.find((output) => output.OutputKey === 'ApiKeysTableName')?.OutputValue;
   if (!tableName) throw new Error(`stack ${stackName} has no ApiKeysTableName output; deploy it first`);
-  const db = createDocumentClient();
+  // Same region as the stack lookup (profile or AWS_REGION), so the table is found where the stack is.
+  const db = createDocumentClient(undefined, await cloudFormation.config.region());
+  cloudFormation.destroy();
   return { keys: new DynamoApiKeyRepository(db, tableName), where: `${stackName} (${tableName})`, close: async () => db.destroy() };
 }
 

@@ -42,7 +42,11 @@ export async function handler(event: APIGatewayRequestAuthorizerEventV2): Promis
   try {
     return resolved(await lookUp(bearer.key));
   } catch (error) {
-    logger.warn('API key lookup failed', { errorName: error instanceof Error ? error.name : typeof error });
+    logger.warn('API key lookup failed', {
+      operation: 'authorizer',
+      requestId: event.requestContext.requestId,
+      errorName: error instanceof Error ? error.name : typeof error,
+    });
     return resolved({ authenticated: false, reason: 'unavailable' });
   }
 }

@@ -10,20 +10,28 @@ import { Agent as HttpAgent } from 'node:http';
  * full jitter) of at most DYNAMODB_REQUEST_TIMEOUT_MS each.
  */
 export const DYNAMODB_MAX_ATTEMPTS = 3;
-const CONNECTION_TIMEOUT_MS = Number(process.env.DYNAMODB_CONNECTION_TIMEOUT_MS ?? 1_000);
-const REQUEST_TIMEOUT_MS = Number(process.env.DYNAMODB_REQUEST_TIMEOUT_MS ?? 2_000);
+const DEFAULT_CONNECTION_TIMEOUT_MS = 1_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 2_000;
 
-export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBClient {
+const positiveNumberFromEnv = (name: string, fallback: number): number => {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+
+export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT, region?: string): DynamoDBClient {
   const agentOptions = { keepAlive: true, maxSockets: 50 };
   return new DynamoDBClient({
-    region: process.env.AWS_REGION ?? 'us-east-1',
+    // Lambda always sets AWS_REGION; elsewhere (the keys CLI) the SDK's own chain finds the profile's.
+    ...(region ?? process.env.AWS_REGION ? { region: region ?? process.env.AWS_REGION } : {}),
     // Only set locally (DynamoDB Local / dynalite); in AWS the regional endpoint is used.
     ...(endpoint ? { endpoint } : {}),
     maxAttempts: DYNAMODB_MAX_ATTEMPTS,
     retryMode: 'standard',
     requestHandler: new NodeHttpHandler({
-      connectionTimeout: CONNECTION_TIMEOUT_MS,
-      requestTimeout: REQUEST_TIMEOUT_MS,
+      connectionTimeout: positiveNumberFromEnv('DYNAMODB_CONNECTION_TIMEOUT_MS', DEFAULT_CONNECTION_TIMEOUT_MS),
+      requestTimeout: positiveNumberFromEnv('DYNAMODB_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS),
+      // Without this the handler only logs a warning and the request hangs on.
+      throwOnRequestTimeout: true,
       httpsAgent: new Agent(agentOptions),
       httpAgent: new HttpAgent(agentOptions),
     }),
@@ -33,8 +41,8 @@ export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT): 
 const toDocumentClient = (client: DynamoDBClient): DynamoDBDocumentClient =>
   DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 
-export function createDocumentClient(endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBDocumentClient {
-  return toDocumentClient(createDynamoDbClient(endpoint));
+export function createDocumentClient(endpoint = process.env.DYNAMODB_ENDPOINT, region?: string): DynamoDBDocumentClient {
+  return toDocumentClient(createDynamoDbClient(endpoint, region));
 }
 
 let sharedClient: DynamoDBClient | undefined;

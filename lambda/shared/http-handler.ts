@@ -64,7 +64,7 @@ export function httpHandler<S extends InputSchemas>(
   if (spec.idempotent) handler.use(idempotentWrites(spec.operationId));
   return handler
     .use(addHeaders(spec.headers ?? {}))
-    .use(mapErrors())
+    .use(mapErrors(spec.operationId))
     .handler(async (event, context) => {
       const { caller, input } = context;
       if (!caller || !input) throw new Error('middleware did not run');

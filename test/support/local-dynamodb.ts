@@ -13,12 +13,11 @@ export function testEndpoint(): string {
  * A fresh set of tables for one test file, on the suite's DynamoDB, and the process environment a
  * handler needs to use them (set before any handler module is imported).
  */
-export async function freshTables(): Promise<{ endpoint: string; tableNames: TableNames }> {
-  const endpoint = testEndpoint();
+export async function freshTables(endpoint: string = testEndpoint()): Promise<{ endpoint: string; tableNames: TableNames }> {
   const prefix = `test-${process.env.JEST_WORKER_ID ?? '0'}-${randomBytes(4).toString('hex')}-`;
   const tableNames = await prepareTables(endpoint, prefix);
   Object.assign(process.env, storeEnvironment(endpoint, tableNames), { POWERTOOLS_LOG_LEVEL: 'SILENT' });
   return { endpoint, tableNames };
 }
 
-export const testDocumentClient = (): ReturnType<typeof createDocumentClient> => createDocumentClient(testEndpoint());
+export const testDocumentClient = (endpoint: string = testEndpoint()): ReturnType<typeof createDocumentClient> => createDocumentClient(endpoint);

@@ -39,10 +39,18 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
+export interface TestApiOptions {
+  /** DynamoDB to create the tables on (default: the suite's). */
+  readonly endpoint?: string;
+  /** Extra environment for the functions, e.g. another DYNAMODB_ENDPOINT (a fault-injecting proxy). */
+  readonly functionEnvironment?: Record<string, string>;
+}
+
 /** The local server (real gateway emulation, authorizer and handlers) on fresh tables. */
-export async function startTestApi(): Promise<TestApi> {
-  const { tableNames } = await freshTables();
-  const db = testDocumentClient();
+export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
+  const { tableNames, endpoint } = await freshTables(options.endpoint);
+  Object.assign(process.env, options.functionEnvironment);
+  const db = testDocumentClient(endpoint);
   const keys = new DynamoApiKeyRepository(db, tableNames.apiKeys);
   const api = await startLocalApi({ functions: await loadFunctions() });
 

@@ -19,17 +19,30 @@ const THROTTLING_ERRORS = new Set([
   'RequestLimitExceeded',
   'TimeoutError',
 ]);
-const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH']);
 
-/** DynamoDB throttled or out of reach (after the SDK's own retries): the client may retry later. */
-function isUnavailable(error: Error): boolean {
-  const code = (error as { code?: unknown }).code;
-  return THROTTLING_ERRORS.has(error.name) || (typeof code === 'string' && NETWORK_ERROR_CODES.has(code));
+interface SdkErrorShape {
+  name?: unknown;
+  $fault?: unknown;
+  $metadata?: { httpStatusCode?: unknown };
+}
+
+/**
+ * DynamoDB throttled, failing or out of reach after the SDK's own retries: the client may retry
+ * later. Judged from the SDK's error shape rather than `instanceof`, because transport errors may
+ * come from another realm (and then arrive wrapped, with only `$metadata` left to tell).
+ */
+function isUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { name, $fault, $metadata } = error as SdkErrorShape;
+  if (typeof name === 'string' && THROTTLING_ERRORS.has(name)) return true;
+  if ($fault === 'server') return true;
+  // The SDK tried (it recorded attempts) but never got an HTTP answer: a transport failure.
+  return $metadata !== undefined && $metadata.httpStatusCode === undefined;
 }
 
 /** Powertools idempotency outcomes a client must see (matched by name: no import on this path). */
-function fromIdempotency(error: Error): ApiError | undefined {
-  switch (error.name) {
+function fromIdempotency(errorName: string): ApiError | undefined {
+  switch (errorName) {
     case 'IdempotencyAlreadyInProgressError':
       return new ApiError(409, 'idempotency_in_progress', 'a request with this Idempotency-Key is still being processed; retry shortly', {
         'retry-after': '1',
@@ -67,13 +80,14 @@ function fromMiddy(error: MiddyHttpError): ApiError {
 export function toApiError(error: unknown, where: Record<string, unknown> = {}): ApiError {
   if (error instanceof ApiError) return error;
   if (isMiddyHttpError(error) && error.statusCode >= 400 && error.statusCode < 500) return fromMiddy(error);
-  const idempotency = error instanceof Error ? fromIdempotency(error) : undefined;
+  const name = typeof error === 'object' && error !== null ? String((error as { name?: unknown }).name) : typeof error;
+  const idempotency = fromIdempotency(name);
   if (idempotency) {
-    if (idempotency.status === 503) logger.warn('idempotency store unavailable', { ...where, errorName: (error as Error).name });
+    if (idempotency.status === 503) logger.warn('idempotency store unavailable', { ...where, errorName: name });
     return idempotency;
   }
-  if (error instanceof Error && isUnavailable(error)) {
-    logger.warn('dependency unavailable', { ...where, errorName: error.name });
+  if (isUnavailable(error)) {
+    logger.warn('dependency unavailable', { ...where, errorName: name });
     return serviceUnavailable();
   }
   logger.error('unhandled error', { ...where, error: error instanceof Error ? error : String(error) });
@@ -84,10 +98,13 @@ export function errorResponse(error: ApiError): HttpResponse {
   return jsonResponse(error.status, { code: error.code, message: error.message, status: error.status }, { ...error.headers });
 }
 
-/** Registered last so that, on the way out, it runs first: every error leaves as the spec's body. */
-export const mapErrors = (): MiddlewareObj<APIGatewayProxyEventV2> => ({
+/**
+ * Registered last so that, on the way out, it runs first: every error leaves as the spec's body.
+ * Log lines name the operation and both request ids — never headers, keys or bodies.
+ */
+export const mapErrors = (operation: string): MiddlewareObj<APIGatewayProxyEventV2> => ({
   onError: (request) => {
-    const { routeKey, requestId } = request.event.requestContext;
-    request.response = errorResponse(toApiError(request.error, { routeKey, requestId }));
+    const where = { operation, requestId: request.event.requestContext.requestId, awsRequestId: request.context.awsRequestId };
+    request.response = errorResponse(toApiError(request.error, where));
   },
 });

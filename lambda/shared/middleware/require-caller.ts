@@ -20,8 +20,10 @@ const UNAUTHORIZED_MESSAGES: Record<Exclude<AnonymousReason, 'unavailable'>, str
 export const requireCaller = (): MiddlewareObj<Event, unknown, Error, ApiContext> => ({
   before: (request) => {
     const auth = request.event.requestContext.authorizer?.lambda;
-    if (auth?.authenticated === true) {
-      request.context.caller = { accountId: auth.accountId, keyId: auth.keyId };
+    // Tolerate a stringified boolean: a gateway that serialises context values must not lock everyone out.
+    if (auth?.authenticated === true || (auth?.authenticated as unknown) === 'true') {
+      const { accountId, keyId } = auth as { accountId: string; keyId: string };
+      request.context.caller = { accountId, keyId };
       return;
     }
     const reason = auth?.reason ?? 'missing';
