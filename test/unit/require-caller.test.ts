@@ -12,7 +12,7 @@ const invoke = (lambda: Record<string, unknown> | undefined) =>
       headers: {},
       isBase64Encoded: false,
       requestContext: { requestId: 'r', routeKey: '$default', http: { method: 'GET', path: '/x' }, ...(lambda ? { authorizer: { lambda } } : {}) },
-    } as unknown as APIGatewayProxyEventV2,
+    } as unknown as APIGatewayProxyEventV2 as never,
     { awsRequestId: 'a' } as never,
   );
 
