@@ -2,52 +2,20 @@
  * `npm start` as a user runs it: a real process on a data directory, the printed contract (pets base
  * URL, dev key), clean SIGTERM, data kept across restarts, and the keys CLI next to it.
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { issueApiKey } from '../../lambda/shared/api-keys';
+import { PROJECT_ROOT as ROOT, startLocalServerProcess, type LocalServerProcess } from '../support/local-process';
 
-const ROOT = resolve(__dirname, '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const dataDir = mkdtempSync(join(tmpdir(), 'petstore-start-'));
 const devKey = issueApiKey({ accountId: 'x' }).key;
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-interface Running {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly petsBaseUrl: string;
-  readonly origin: string;
-  output(): string;
-}
-
-async function start(env: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(TSX, ['local/start.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', PETSTORE_DATA_DIR: dataDir, ...env },
-  });
-  let output = '';
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const petsBaseUrl = await new Promise<string>((ready, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no pets base URL printed:\n${output}`)), 60_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Pets base URL: (http:\/\/127\.0\.0\.1:\d+\/v1)\n/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        ready(match[1]);
-      }
-    });
-    child.once('exit', (code) => fail(new Error(`npm start exited with ${code}:\n${output}`)));
-  });
-  return { child, petsBaseUrl, origin: petsBaseUrl.replace(/\/v1$/, ''), output: () => output };
-}
-
-async function stop(running: Running): Promise<number | null> {
-  const exited = new Promise<number | null>((done) => running.child.once('exit', (code) => done(code)));
-  running.child.kill('SIGTERM');
-  return exited;
-}
+const start = (env: Record<string, string> = {}) => startLocalServerProcess({ PETSTORE_DATA_DIR: dataDir, ...env });
+const stop = (running: LocalServerProcess) => running.stop();
 
 const keysCli = (...args: string[]) =>
   spawnSync(TSX, ['scripts/keys.ts', ...args, '--json'], { cwd: ROOT, env: { ...process.env, PETSTORE_DATA_DIR: dataDir }, encoding: 'utf8' });
