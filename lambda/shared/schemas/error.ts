@@ -1,0 +1,76 @@
+/**
+ * The spec's Error body, as the OpenAPI document describes it. The service builds it in one place
+ * (map-errors.ts) from an ApiError; this schema documents it, and the contract tests hold every
+ * answer to it.
+ */
+import * as z from 'zod/mini';
+import type { ErrorCode } from '../errors';
+import { apiDocs } from './api-docs';
+
+export interface ErrorCodeDocs {
+  readonly status: number;
+  /** When a client gets it. */
+  readonly when: string;
+  /** A `message` the service really sends. */
+  readonly example: string;
+}
+
+/** Every code of ErrorCode must be documented here: adding a code without a line fails the type-check. */
+export const ERROR_CODES = {
+  invalid_request: {
+    status: 400,
+    when: 'A field, query or path parameter or header is missing, unknown or invalid; the message names it.',
+    example: "field 'name' is required",
+  },
+  invalid_json: { status: 400, when: 'The body is empty or not valid JSON.', example: 'request body is not valid JSON' },
+  unsupported_media_type: {
+    status: 400,
+    when: 'A body-carrying call without `Content-Type: application/json` (the spec asks for 400, not 415).',
+    example: 'Content-Type must be application/json',
+  },
+  unauthorized: {
+    status: 401,
+    when: 'The key is missing, unknown or revoked, or the header is not `Bearer <key>`.',
+    example: 'missing API key: send the header `Authorization: Bearer <API_KEY>`',
+  },
+  not_found: { status: 404, when: 'No animal with that id, or no such route.', example: 'no pet has the id 42' },
+  idempotency_in_progress: {
+    status: 409,
+    when: 'A request with the same `Idempotency-Key` is still being processed; retry after `Retry-After` seconds.',
+    example: 'a request with this Idempotency-Key is still being processed; retry shortly',
+  },
+  payload_too_large: { status: 413, when: 'The body exceeds 256 KiB.', example: 'request body exceeds 262144 bytes' },
+  idempotency_key_reused: {
+    status: 422,
+    when: 'The `Idempotency-Key` was already used with a different body.',
+    example: 'this Idempotency-Key was already used with a different request body',
+  },
+  internal_error: { status: 500, when: 'A bug on our side; the body never contains internals.', example: 'internal error' },
+  service_unavailable: {
+    status: 503,
+    when: 'The database is throttling or unreachable; retry after `Retry-After` seconds.',
+    example: 'the service is temporarily unavailable; retry shortly',
+  },
+} as const satisfies Record<ErrorCode, ErrorCodeDocs>;
+
+const codeList = Object.entries(ERROR_CODES)
+  .map(([code, docs]) => `\`${code}\` (${docs.status})`)
+  .join(', ');
+
+export const ErrorBody = z
+  .strictObject({
+    code: z.string().register(apiDocs, {
+      description: `Machine-readable and stable: ${codeList}. New codes may be added; existing ones keep their meaning.`,
+      examples: ['invalid_request'],
+    }),
+    message: z.string().check(z.minLength(1)).register(apiDocs, {
+      description: 'Human-readable: what is wrong, naming the field or parameter when there is one.',
+      examples: ["field 'name' is required"],
+    }),
+    status: z.int().check(z.gte(400), z.lte(599)).register(apiDocs, { description: 'The HTTP status, repeated.', examples: [400] }),
+  })
+  .register(apiDocs, {
+    id: 'Error',
+    description: 'The body of every error answer.',
+    examples: [{ code: 'invalid_request', message: "field 'name' is required", status: 400 }],
+  });

@@ -1,0 +1,117 @@
+/** Response headers and error answers, as the middleware stack produces them (lambda/shared/). */
+import type { ErrorCode } from '../../lambda/shared/errors';
+import { encodeCursor } from '../../lambda/shared/page-cursor';
+import { ERROR_CODES } from '../../lambda/shared/schemas/error';
+import type { Example, Header, JsonSchema, Response } from './types';
+
+const HEADERS = {
+  'Cache-Control': {
+    description: 'Every answer is private to the caller, so no cache may keep it.',
+    schema: { type: 'string', const: 'no-store' },
+  },
+  Location: {
+    description: 'Absolute URL of the new animal, on the host the client called.',
+    schema: { type: 'string', format: 'uri', examples: ['https://abc123defg.execute-api.us-east-1.amazonaws.com/v1/pets/244208697521988'] },
+  },
+  Link: {
+    description:
+      'Present when more animals follow: the URL of the next page (RFC 8288, `rel="next"`), with the same `limit` and `status` ' +
+      'and an opaque `cursor`. A page without it is the last one; there is never an empty trailing page.',
+    schema: {
+      type: 'string',
+      pattern: '^<[^>]+>; rel="next"$',
+      examples: [
+        `<https://abc123defg.execute-api.us-east-1.amazonaws.com/v1/pets?limit=2&status=sold&cursor=${encodeCursor({ lastId: 244208697521988, status: 'sold' })}>; rel="next"`,
+      ],
+    },
+  },
+  Deprecation: {
+    description: 'RFC 9745: this operation is deprecated (since 1 January 2026, as a structured-field date).',
+    schema: { type: 'string', const: '@1767225600' },
+  },
+  Sunset: {
+    description: 'RFC 8594: this operation is removed on 5 December 2030.',
+    schema: { type: 'string', const: 'Thu, 05 Dec 2030 00:00:00 GMT' },
+  },
+  'WWW-Authenticate': {
+    description: 'RFC 9110: the scheme to authenticate with.',
+    schema: { type: 'string', const: 'Bearer realm="petstore"' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'integer', minimum: 0, examples: [1] },
+  },
+  'Idempotent-Replayed': {
+    description: 'Present when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing new was stored).',
+    schema: { type: 'string', const: 'true' },
+  },
+} as const satisfies Record<string, { description: string; schema: JsonSchema }>;
+
+export type HeaderName = keyof typeof HEADERS;
+
+/** `name: true` when every such answer carries the header, `false` when only some do. */
+export type HeaderUse = Partial<Record<HeaderName, boolean>>;
+
+export function headers(use: HeaderUse): Record<string, Header> {
+  return Object.fromEntries(
+    Object.entries(use).map(([name, required]) => [name, { ...HEADERS[name as HeaderName], required }]),
+  );
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  422: 'Unprocessable Content',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** Headers the error middleware adds to an error of this status (ApiError.headers). */
+const ERROR_HEADERS: Record<number, HeaderUse> = {
+  401: { 'WWW-Authenticate': true },
+  409: { 'Retry-After': true },
+  503: { 'Retry-After': true },
+};
+
+const NOTES: Record<number, string> = {
+  413: ' A body over 10 MB is refused by the gateway before the function runs, without `Cache-Control`.',
+  500: ' Should the function itself fail or time out, API Gateway answers `{"message":"Internal Server Error"}` instead.',
+};
+
+export interface ErrorResponseOptions {
+  readonly errorSchema: JsonSchema;
+  /** Headers the operation adds to every answer, errors included. */
+  readonly operationHeaders: HeaderUse;
+  /** Overrides the generic example message of a code, e.g. to name this operation's parameter. */
+  readonly exampleMessages?: Partial<Record<ErrorCode, string>>;
+}
+
+/** One response per status, each listing the codes it can carry, with an example of each. */
+export function errorResponses(codes: readonly ErrorCode[], options: ErrorResponseOptions): Record<string, Response> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const { status } = ERROR_CODES[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const entries = [...byStatus].sort(([a], [b]) => a - b);
+  return Object.fromEntries(
+    entries.map(([status, statusCodes]) => {
+      const examples: Record<string, Example> = Object.fromEntries(
+        statusCodes.map((code) => [
+          code,
+          { summary: code, value: { code, message: options.exampleMessages?.[code] ?? ERROR_CODES[code].example, status } },
+        ]),
+      );
+      const when = statusCodes.map((code) => `\`${code}\`: ${ERROR_CODES[code].when}`).join(' ');
+      const response: Response = {
+        description: `${REASONS[status] ?? 'Error'}. ${when}${NOTES[status] ?? ''}`,
+        headers: headers({ 'Cache-Control': status !== 413, ...ERROR_HEADERS[status], ...options.operationHeaders }),
+        content: { 'application/json': { schema: options.errorSchema, examples } },
+      };
+      return [String(status), response];
+    }),
+  );
+}

@@ -1,0 +1,180 @@
+/**
+ * Holds an HTTP answer to docs/openapi.json (the committed document clients get): the request must
+ * match a documented operation (through its servers and path), the status must be one the operation
+ * documents, every header the API sets must be documented for that answer (required ones present,
+ * values matching their schemas), and the body must match the documented media type and schema
+ * (ajv, JSON Schema 2020-12: OpenAPI 3.1's dialect).
+ */
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import type { Header, JsonSchema, OpenApiDocument, Operation, Reference, Response } from '../../lib/openapi/types';
+import { OPENAPI_FILE } from '../../lib/openapi/render';
+
+export interface ContractRequest {
+  readonly method: string;
+  readonly url: string;
+}
+
+export interface ContractAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+}
+
+/** Set by Node's HTTP stack and API Gateway on every answer, not by the API; Content-Type is checked apart. */
+const TRANSPORT_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'apigw-requestid']);
+
+export const openApiDocument: OpenApiDocument = JSON.parse(readFileSync(resolve(__dirname, '../..', OPENAPI_FILE), 'utf8')) as OpenApiDocument;
+
+const COMPONENTS_ID = 'urn:petstore:openapi-components';
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+addFormats(ajv);
+// OpenAPI's integer widths: our ids are below 2^53, so every int64 is a safe integer here.
+ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isSafeInteger(value) });
+const toAjvRefs = <T>(schema: T): T => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${COMPONENTS_ID}#/$defs/`)) as T;
+ajv.addSchema({ $id: COMPONENTS_ID, $defs: toAjvRefs(openApiDocument.components.schemas) });
+
+const validators = new Map<string, ValidateFunction>();
+function validatorFor(schema: JsonSchema): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = ajv.compile(toAjvRefs(schema));
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+/** Validates a value against a schema of the document; returns the problems (none when it matches). */
+export function schemaProblems(schema: JsonSchema, value: unknown): string[] {
+  const validate = validatorFor(schema);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`);
+}
+
+interface LocatedOperation {
+  readonly method: string;
+  readonly pattern: RegExp;
+  readonly operation: Operation;
+}
+
+/** `http://127.0.0.1:{port}/v1` + `/pets/{petId}` → a pattern where each variable is one path segment. */
+function templatePattern(template: string): string {
+  return template
+    .split(/\{[^}]+\}/)
+    .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]+');
+}
+
+const OPERATIONS: LocatedOperation[] = Object.entries(openApiDocument.paths).flatMap(([path, item]) =>
+  Object.entries(item).flatMap(([method, operation]) =>
+    (operation.servers ?? openApiDocument.servers).map((server) => ({
+      method: method.toUpperCase(),
+      pattern: new RegExp(`^${templatePattern(server.url)}${templatePattern(path)}$`),
+      operation,
+    })),
+  ),
+);
+
+export function findOperation(method: string, url: string): Operation | undefined {
+  const { origin, pathname } = new URL(url);
+  return OPERATIONS.find((candidate) => candidate.method === method.toUpperCase() && candidate.pattern.test(`${origin}${pathname}`))?.operation;
+}
+
+const isReference = (value: Header | Reference): value is Reference => '$ref' in value;
+
+/**
+ * Outside the documented operations the API answers the `$default` route: 404 `not_found`, or 401
+ * without a valid key (the document's description says so; OpenAPI has no place for "any other path").
+ */
+function unmatchedRouteResponse(status: number): Response | undefined {
+  if (status !== 401 && status !== 404) return undefined;
+  const cacheControl: Header = { description: '', required: true, schema: { type: 'string', const: 'no-store' } };
+  const wwwAuthenticate: Header = { description: '', required: true, schema: { type: 'string', const: 'Bearer realm="petstore"' } };
+  return {
+    description: 'any other route',
+    headers: { 'Cache-Control': cacheControl, ...(status === 401 ? { 'WWW-Authenticate': wwwAuthenticate } : {}) },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
+}
+
+/** Header values are text; a header documented as an integer is compared as one. */
+function headerValue(schema: JsonSchema, text: string): unknown {
+  return schema.type === 'integer' && /^-?[0-9]+$/.test(text) ? Number(text) : text;
+}
+
+function headerProblems(documented: Response['headers'], actual: Headers): string[] {
+  const problems: string[] = [];
+  const known = new Map(Object.entries(documented ?? {}).map(([name, header]) => [name.toLowerCase(), { name, header }]));
+  for (const { name, header } of known.values()) {
+    if (isReference(header)) throw new Error(`header ${name}: references are not used in this document`);
+    const value = actual.get(name);
+    if (value === null) {
+      if (header.required) problems.push(`required header ${name} is missing`);
+      continue;
+    }
+    problems.push(...schemaProblems(header.schema, headerValue(header.schema, value)).map((problem) => `header ${name}: ${problem.replace('(root) ', '')}`));
+  }
+  for (const [name] of actual) {
+    if (!known.has(name) && !TRANSPORT_HEADERS.has(name)) problems.push(`header ${name} is not documented for this answer`);
+  }
+  return problems;
+}
+
+function bodyProblems(documented: Response['content'], answer: ContractAnswer): string[] {
+  const mediaType = answer.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (!documented) return answer.text === '' ? [] : ['a body was sent where none is documented'];
+  const media = mediaType === undefined ? undefined : documented[mediaType];
+  if (!media) return [`Content-Type ${mediaType ?? '(none)'} is not documented (documented: ${Object.keys(documented).join(', ')})`];
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    return [`the body is not JSON: ${answer.text.slice(0, 80)}`];
+  }
+  return schemaProblems(media.schema, body).map((problem) => `body ${problem}`);
+}
+
+/** Everything in the answer the document does not allow; empty when it honours the contract. */
+export function contractViolations(request: ContractRequest, answer: ContractAnswer): { operationId: string; problems: string[] } {
+  const operation = findOperation(request.method, request.url);
+  const operationId = operation?.operationId ?? '(any other route)';
+  const documented = operation ? operation.responses[String(answer.status)] : unmatchedRouteResponse(answer.status);
+  if (!documented) {
+    const statuses = operation ? Object.keys(operation.responses).join(', ') : '401, 404';
+    return { operationId, problems: [`status ${answer.status} is not documented (documented: ${statuses})`] };
+  }
+  return { operationId, problems: [...headerProblems(documented.headers, answer.headers), ...bodyProblems(documented.content, answer)] };
+}
+
+/** Tally of validated answers, per operation and status, for the coverage note of a test file. */
+export const validatedAnswers = new Map<string, number>();
+
+/** Throws (failing the test that made the call) when the answer breaks the contract. */
+export function assertHonoursContract(request: ContractRequest, answer: ContractAnswer): void {
+  const { operationId, problems } = contractViolations(request, answer);
+  if (problems.length > 0) {
+    throw new Error(
+      `${request.method} ${request.url} answered ${answer.status}, which docs/openapi.json does not allow (${operationId}):\n` +
+        problems.map((problem) => `  - ${problem}`).join('\n') +
+        `\n  body: ${answer.text.slice(0, 300)}`,
+    );
+  }
+  const key = `${operationId} ${answer.status}`;
+  validatedAnswers.set(key, (validatedAnswers.get(key) ?? 0) + 1);
+}
+
+/**
+ * Writes this test file's tally to test-artifacts/contract/<file>.json: which documented answers the
+ * HTTP tests actually exercised (statuses never seen there are worth a test).
+ */
+export function writeContractCoverage(): void {
+  const testPath = expect.getState().testPath;
+  if (!testPath || validatedAnswers.size === 0) return;
+  const directory = resolve(__dirname, '../../test-artifacts/contract');
+  mkdirSync(directory, { recursive: true });
+  const tally = Object.fromEntries([...validatedAnswers].sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(resolve(directory, `${basename(testPath)}.json`), `${JSON.stringify(tally, null, 2)}\n`);
+}

@@ -1,0 +1,190 @@
+/**
+ * docs/openapi.json: committed exactly as the generator writes it, and saying what the spec, the
+ * route table and the zod schemas say. (That the running service honours it is checked on every
+ * answer of the HTTP tests: see test/support/test-api.ts.)
+ */
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import * as z from 'zod/mini';
+import { SubmitMessageRequest } from '../../lambda/shared/schemas/message';
+import { ListPetsQuery, NewPet, PET_STATUSES } from '../../lambda/shared/schemas/pet';
+import { OPENAPI_FILE, renderOpenApiDocument } from '../../lib/openapi/render';
+import type { JsonSchema, Operation, Parameter } from '../../lib/openapi/types';
+import { ROUTES } from '../../lib/routes';
+import { openApiDocument as document, schemaProblems } from './openapi-contract';
+
+const operations: Operation[] = Object.values(document.paths).flatMap((item) => Object.values(item));
+const operation = (operationId: string): Operation => {
+  const found = operations.find((candidate) => candidate.operationId === operationId);
+  if (!found) throw new Error(`no operation ${operationId}`);
+  return found;
+};
+const parameter = (operationId: string, name: string): Parameter => {
+  const found = operation(operationId).parameters?.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`${operationId} has no parameter ${name}`);
+  return found;
+};
+
+test('the committed docs/openapi.json is exactly what `npm run openapi` generates from the schemas', () => {
+  const committed = readFileSync(resolve(__dirname, '../..', OPENAPI_FILE), 'utf8');
+  // On failure: run `npm run openapi` and commit docs/openapi.json.
+  expect(committed).toBe(renderOpenApiDocument());
+});
+
+describe('the document', () => {
+  test('is OpenAPI 3.1 for interface version 1.0.0', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.version).toBe('1.0.0');
+  });
+
+  test('lists production and staging base addresses ending with /v1, and the local one', () => {
+    expect(document.servers.map((server) => [server.description.split(':')[0], server.url])).toEqual([
+      ['Production', 'https://{apiId}.execute-api.{region}.amazonaws.com/v1'],
+      ['Staging', 'https://{apiId}.execute-api.{region}.amazonaws.com/v1'],
+      ['Local', 'http://127.0.0.1:{port}/v1'],
+    ]);
+  });
+
+  test('has one operation per route of the route table, with its operationId, under its base address', () => {
+    const documented = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ id: op.operationId, method: method.toUpperCase(), path, servers: op.servers })),
+    );
+    expect(documented.map((op) => op.id).sort()).toEqual(['createPet', 'getPet', 'listPets', 'submitMessage']);
+    for (const route of ROUTES) {
+      const op = documented.find((candidate) => candidate.id === route.operationId);
+      const base = op?.servers ? '' : '/v1';
+      expect(`${op?.method} ${base}${op?.path}`).toBe(`${route.method} ${route.path}`);
+    }
+  });
+
+  test('gives POST /messages its own base addresses, without /v1', () => {
+    const servers = operation('submitMessage').servers ?? [];
+    expect(servers.map((server) => server.url)).toEqual([
+      'https://{apiId}.execute-api.{region}.amazonaws.com',
+      'https://{apiId}.execute-api.{region}.amazonaws.com',
+      'http://127.0.0.1:{port}',
+    ]);
+    expect(operation('submitMessage').responses['202']).toBeDefined();
+  });
+
+  test('requires the bearer API key on every operation', () => {
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const op of operations) expect(op.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  test('marks getPet deprecated, with its removal date and Deprecation and Sunset on every answer', () => {
+    const getPet = operation('getPet');
+    expect(getPet.deprecated).toBe(true);
+    expect(getPet.description).toContain('5 December 2030');
+    for (const answer of Object.values(getPet.responses)) {
+      expect(answer.headers).toMatchObject({ Deprecation: { required: true }, Sunset: { required: true, schema: { const: 'Thu, 05 Dec 2030 00:00:00 GMT' } } });
+    }
+    for (const op of operations.filter((candidate) => candidate.operationId !== 'getPet')) expect(op.deprecated).toBeUndefined();
+  });
+
+  test('documents 400, 401, 500 and 503 with the Error body on every operation, 413 on those with a body, 404 on getPet', () => {
+    for (const op of operations) {
+      const statuses = Object.keys(op.responses);
+      expect(statuses).toEqual(expect.arrayContaining(['400', '401', '500', '503']));
+      expect(statuses.includes('413')).toBe(op.requestBody !== undefined);
+      expect(statuses.includes('404')).toBe(op.operationId === 'getPet');
+      for (const [status, answer] of Object.entries(op.responses)) {
+        if (Number(status) >= 400) expect(answer.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
+      }
+      expect(op.responses['401']?.headers).toMatchObject({ 'WWW-Authenticate': { required: true } });
+      expect(op.responses['503']?.headers).toMatchObject({ 'Retry-After': { required: true } });
+    }
+    expect(document.components.schemas.Error).toMatchObject({ required: ['code', 'message', 'status'], additionalProperties: false });
+  });
+
+  test('documents limit (1..100, default 20), status and cursor on listPets, as a client sends them', () => {
+    expect(parameter('listPets', 'limit')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } });
+    expect(parameter('listPets', 'status')).toMatchObject({ in: 'query', required: false, schema: { $ref: '#/components/schemas/PetStatus' } });
+    expect(document.components.schemas.PetStatus).toMatchObject({ enum: [...PET_STATUSES] });
+    expect(parameter('listPets', 'cursor')).toMatchObject({ in: 'query', required: false, schema: { type: 'string', maxLength: 256 } });
+    expect(parameter('getPet', 'petId')).toMatchObject({ in: 'path', required: true, schema: { type: 'integer', format: 'int64' } });
+  });
+
+  test('documents the Link, Location, Idempotent-Replayed headers on success answers', () => {
+    expect(operation('listPets').responses['200']?.headers).toMatchObject({ Link: { required: false } });
+    expect(operation('createPet').responses['201']?.headers).toMatchObject({ Location: { required: true }, 'Idempotent-Replayed': { required: false } });
+    expect(operation('submitMessage').responses['202']?.headers).toMatchObject({ 'Idempotent-Replayed': { required: false } });
+  });
+});
+
+/** Every `examples`/`example` in the document, with the schema it illustrates. */
+function examplesOf(value: unknown, schema: JsonSchema | undefined, where: string, found: [string, JsonSchema, unknown][] = []): [string, JsonSchema, unknown][] {
+  if (Array.isArray(value)) value.forEach((item, index) => examplesOf(item, schema, `${where}/${index}`, found));
+  if (value === null || typeof value !== 'object') return found;
+  const node = value as Record<string, unknown>;
+  const ownSchema = (node.schema as JsonSchema | undefined) ?? schema;
+  // A schema's own `examples` illustrate that schema; a media type's or parameter's illustrate its `schema`.
+  const isSchema = 'type' in node || '$ref' in node || 'enum' in node || 'const' in node;
+  if (Array.isArray(node.examples) && isSchema) node.examples.forEach((example, index) => found.push([`${where}/examples/${index}`, node as JsonSchema, example]));
+  if (node.examples && !Array.isArray(node.examples) && ownSchema) {
+    for (const [name, example] of Object.entries(node.examples as Record<string, { value: unknown }>)) found.push([`${where}/examples/${name}`, ownSchema, example.value]);
+  }
+  if ('example' in node && ownSchema) found.push([`${where}/example`, ownSchema, node.example]);
+  for (const [key, child] of Object.entries(node)) if (key !== 'examples' && key !== 'example') examplesOf(child, isSchema ? undefined : ownSchema, `${where}/${key}`, found);
+  return found;
+}
+
+test('every example in the document matches the schema it illustrates', () => {
+  const examples = examplesOf(document, undefined, '#');
+  expect(examples.length).toBeGreaterThan(30);
+  const wrong = examples.flatMap(([where, schema, example]) => schemaProblems(schema, example).map((problem) => `${where}: ${problem}`));
+  expect(wrong).toEqual([]);
+});
+
+describe('the document never refuses what the service accepts (zod and JSON Schema agree)', () => {
+  const newPetSchema = operation('createPet').requestBody?.content['application/json']?.schema as JsonSchema;
+  const newMessageSchema = operation('submitMessage').requestBody?.content['application/json']?.schema as JsonSchema;
+  const anything = fc.oneof(fc.string({ maxLength: 210 }), fc.integer(), fc.double(), fc.constantFrom(null, true, 0, -1, 9007199254740991, 9007199254740992));
+  // Mostly plausible values, so that many bodies pass zod and the property says something.
+  const mostly = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight: 4 }, { arbitrary: anything, weight: 1 });
+  // fc.option's freq is the chance of nil (1 in freq); an unknown field should be the rare case instead.
+  const rarely = fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, { arbitrary: anything, weight: 1 });
+  const withoutUndefined = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+  const petBody = fc
+    .record({
+      name: fc.option(mostly(fc.string({ minLength: 1, maxLength: 200 })), { freq: 8, nil: undefined }),
+      categoryId: fc.option(mostly(fc.oneof(fc.integer({ min: 1 }), fc.maxSafeNat())), { freq: 8, nil: undefined }),
+      status: fc.option(mostly(fc.constantFrom(...PET_STATUSES)), { freq: 2, nil: undefined }),
+      id: rarely,
+      color: rarely,
+    })
+    .map(withoutUndefined);
+  const messageBody = fc
+    .record({ message: fc.option(mostly(fc.string({ minLength: 1, maxLength: 10_001 })), { freq: 8, nil: undefined }), priority: rarely })
+    .map(withoutUndefined);
+
+  function checkAgreement(bodies: fc.Arbitrary<unknown>, zodSchema: z.core.$ZodType, jsonSchema: JsonSchema): number {
+    let accepted = 0;
+    fc.assert(
+      fc.property(bodies, (body) => {
+        if (!z.safeParse(zodSchema, body).success) return;
+        accepted++;
+        expect(schemaProblems(jsonSchema, body)).toEqual([]);
+      }),
+      { numRuns: 3_000 },
+    );
+    return accepted;
+  }
+
+  test('POST /v1/pets bodies', () => {
+    expect(checkAgreement(petBody, NewPet, newPetSchema)).toBeGreaterThan(100);
+  });
+
+  test('POST /messages bodies', () => {
+    expect(checkAgreement(messageBody, SubmitMessageRequest, newMessageSchema)).toBeGreaterThan(100);
+  });
+
+  test('GET /v1/pets limit: the integers the service accepts as text are exactly the documented ones', () => {
+    const limitSchema = parameter('listPets', 'limit').schema;
+    for (let limit = -5; limit <= 105; limit++) {
+      const accepted = z.safeParse(ListPetsQuery, { limit: String(limit) }).success;
+      expect([limit, accepted]).toEqual([limit, schemaProblems(limitSchema, limit).length === 0]);
+    }
+  });
+});
