@@ -4,6 +4,7 @@ import { DynamoApiKeyRepository } from '../../lambda/shared/repositories/api-key
 import { loadFunctions } from '../../local/functions';
 import { startLocalApi } from '../../local/server';
 import type { TableNames } from '../../local/tables';
+import { assertHonoursContract, writeContractCoverage } from '../contract/openapi-contract';
 import { freshTables, testDocumentClient } from './local-dynamodb';
 
 export interface ApiAnswer {
@@ -79,7 +80,10 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     } catch {
       json = undefined;
     }
-    return { status: response.status, headers: response.headers, text, json };
+    const answer = { status: response.status, headers: response.headers, text, json };
+    // Every answer of every HTTP test must be one docs/openapi.json documents, or the test fails.
+    assertHonoursContract({ method, url }, answer);
+    return answer;
   };
 
   const scan = async (table: keyof TableNames): Promise<Record<string, unknown>[]> => {
@@ -104,6 +108,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     issueKey,
     scan,
     close: async () => {
+      writeContractCoverage();
       await api.close();
       db.destroy();
     },
