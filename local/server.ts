@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { PETS_BASE_PATH } from '../lib/routes';
+import { serveApiReference } from './docs-server';
 import type { GatewayFunctions } from './functions';
 import { GATEWAY_MAX_BODY_BYTES, buildEvent, dispatch, matchRoute, readBody, writeResponse } from './gateway';
 
@@ -33,10 +34,16 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   const host = options.host ?? '127.0.0.1';
   const server: Server = createServer((request, response) => {
     const started = performance.now();
+    const method = (request.method ?? 'GET').toUpperCase();
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    // The API reference needs no key and is no API route: answered before the gateway emulation.
+    const reference = serveApiReference(method, path, request.socket.localPort ?? 0, response);
+    if (reference) {
+      void reference.then((status) => options.onResponse?.({ method, path, status, ms: performance.now() - started }));
+      return;
+    }
     void (async () => {
       const body = await readBody(request, GATEWAY_MAX_BODY_BYTES);
-      const method = (request.method ?? 'GET').toUpperCase();
-      const path = (request.url ?? '/').split('?')[0] ?? '/';
       const match = matchRoute(method, path);
       const event = buildEvent(request, body === 'too_large' ? Buffer.alloc(0) : body, match, request.socket.remoteAddress ?? host);
       const result = body === 'too_large' ? tooLarge() : await dispatch(options.functions, event, match.route);
