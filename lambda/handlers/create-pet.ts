@@ -3,14 +3,13 @@ import { documentClient } from '../shared/dynamodb-client';
 import { httpHandler } from '../shared/http-handler';
 import { jsonResponse } from '../shared/http-response';
 import { absoluteUrl } from '../shared/links';
+import { OPERATIONS } from '../shared/operations';
 import { DynamoPetRepository } from '../shared/repositories/pet-repository';
-import { NoQueryParameters } from '../shared/schemas/common';
-import { NewPet } from '../shared/schemas/pet';
 
 const pets = new DynamoPetRepository(documentClient(), tableName('pets'));
 
 /** POST /v1/pets — 201 with the stored Pet and its `Location`. */
-export const handler = httpHandler({ operationId: 'createPet', input: { body: NewPet, query: NoQueryParameters }, idempotent: true }, async ({ body, event }) => {
+export const handler = httpHandler(OPERATIONS.createPet, async ({ body, event }) => {
   const pet = await pets.create(body);
   return jsonResponse(201, pet, { location: absoluteUrl(event, `${event.rawPath}/${pet.id}`) });
 });

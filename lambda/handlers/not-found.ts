@@ -1,7 +1,7 @@
 import { notFound } from '../shared/errors';
 import { httpHandler } from '../shared/http-handler';
+import { NOT_FOUND_OPERATION } from '../shared/operations';
 
-/** The `$default` route: any method/path outside the route table. Auth still comes first. */
-export const handler = httpHandler({ operationId: 'notFound', input: {} }, async ({ event }) => {
+export const handler = httpHandler(NOT_FOUND_OPERATION, async ({ event }) => {
   throw notFound(`no route for ${event.requestContext.http.method} ${event.rawPath}`);
 });

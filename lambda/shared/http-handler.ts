@@ -4,21 +4,15 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import type { OperationId } from '../../lib/routes';
 import type { Caller } from './caller';
 import type { HttpResponse } from './http-response';
+import type { InputSchemas, OperationSpec } from './operations';
 import { addHeaders } from './middleware/add-headers';
 import { idempotentWrites } from './middleware/idempotent-writes';
 import { limitBodySize } from './middleware/limit-body-size';
 import { mapErrors } from './middleware/map-errors';
 import { requireCaller } from './middleware/require-caller';
 import { validateInput } from './middleware/validate-input';
-
-export interface InputSchemas {
-  readonly path?: z.core.$ZodType;
-  readonly query?: z.core.$ZodType;
-  readonly body?: z.core.$ZodType;
-}
 
 /** Lambda context as our middlewares leave it for the operation. */
 export interface ApiContext extends Context {
@@ -28,21 +22,14 @@ export interface ApiContext extends Context {
 
 type Parsed<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
 
+export type { InputSchemas, OperationSpec } from './operations';
+
 export interface OperationInput<S extends InputSchemas> {
   readonly caller: Caller;
   readonly path: Parsed<S['path']>;
   readonly query: Parsed<S['query']>;
   readonly body: Parsed<S['body']>;
   readonly event: APIGatewayProxyEventV2;
-}
-
-export interface OperationSpec<S extends InputSchemas> {
-  readonly operationId: OperationId | 'notFound';
-  readonly input: S;
-  /** Headers on every answer of the operation, errors included (e.g. `Deprecation` on getPet). */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Honours `Idempotency-Key` (creating operations); runs after validation, so bad input never uses a key. */
-  readonly idempotent?: boolean;
 }
 
 /**

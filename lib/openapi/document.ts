@@ -6,7 +6,7 @@
  */
 import { API_KEY_PREFIX } from '../../lambda/shared/api-keys';
 import { AUTH_CACHE_TTL_MS } from '../../lambda/shared/auth-settings';
-import { IDEMPOTENCY_WINDOW_SECONDS } from '../../lambda/shared/middleware/idempotent-writes';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS } from '../../lambda/shared/operations';
 import { MAX_BODY_BYTES } from '../../lambda/shared/middleware/limit-body-size';
 import { ERROR_CODES, ErrorBody } from '../../lambda/shared/schemas/error';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN } from '../../lambda/shared/schemas/pet';
@@ -58,7 +58,7 @@ const IDEMPOTENCY_KEY: Parameter = {
     'and body gets the first answer (with `Idempotent-Replayed: true`) and stores nothing new; the same key with another body ' +
     'answers 422, and while the first request is still running 409. Keys are per account and per operation.',
   required: false,
-  schema: { type: 'string', pattern: '^[\\x21-\\x7E]{1,255}$' },
+  schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
   example: '4f1c2b7e-0d9a-4e8b-9a51-3c2f1e6d7a80',
 };
 

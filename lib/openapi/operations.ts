@@ -1,14 +1,14 @@
 /**
- * What the document says about each operation of lib/routes.ts beyond its route: the zod schemas its
- * handler validates with (the same objects), its success answer, and the traits that decide which
- * errors it can answer. Keep it in step with lambda/handlers/ — the contract tests hold every answer
- * of the HTTP tests to the document, so a handler that answers something undocumented fails them.
+ * What the document says about each operation of lib/routes.ts beyond its route: its inputs and
+ * traits come from lambda/shared/operations.ts (the spec the handlers are built from); the prose,
+ * success answer and examples live here. The contract tests hold every answer of the HTTP tests to
+ * the document, so a handler that answers something undocumented fails them.
  */
 import * as z from 'zod/mini';
 import type { OperationId } from '../routes';
-import { NoQueryParameters } from '../../lambda/shared/schemas/common';
-import { Message, SubmitMessageRequest } from '../../lambda/shared/schemas/message';
-import { GetPetPath, LIST_LIMIT_MAX, ListPetsQuery, NewPet, Pet } from '../../lambda/shared/schemas/pet';
+import { OPERATIONS as SPECS } from '../../lambda/shared/operations';
+import { Message } from '../../lambda/shared/schemas/message';
+import { LIST_LIMIT_MAX, Pet } from '../../lambda/shared/schemas/pet';
 import type { ErrorCode } from '../../lambda/shared/errors';
 import type { HeaderUse } from './responses';
 import type { Example } from './types';
@@ -17,7 +17,7 @@ export interface OperationDocs {
   readonly tag: 'pets' | 'messages';
   readonly summary: string;
   readonly description: string;
-  /** As passed to `httpHandler({ input })`. */
+  /** The operation's input schemas, from lambda/shared/operations.ts (what the handler validates with). */
   readonly input: { readonly path?: z.core.$ZodType; readonly query: z.core.$ZodType; readonly body?: z.core.$ZodType };
   readonly requestExamples?: Readonly<Record<string, Example>>;
   readonly success: {
@@ -30,7 +30,7 @@ export interface OperationDocs {
   /** As passed to `httpHandler({ headers })`: on every answer, errors included. */
   readonly headers?: HeaderUse;
   readonly deprecated?: true;
-  /** As passed to `httpHandler({ idempotent })`: honours `Idempotency-Key`. */
+  /** From lambda/shared/operations.ts: honours `Idempotency-Key`. */
   readonly idempotent?: true;
   /** Errors beyond those every operation (or every body-carrying one) can answer. */
   readonly errors?: readonly ErrorCode[];
@@ -47,7 +47,7 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationDocs>> = {
     description:
       'A page of animals, optionally only those with one `status`. The body is always a JSON array; when more animals follow, ' +
       'the `Link` header gives the URL of the next page. Unknown or repeated query parameters answer 400.',
-    input: { query: ListPetsQuery },
+    input: SPECS.listPets.input,
     success: {
       status: 200,
       description: 'OK: at most `limit` animals.',
@@ -63,7 +63,7 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationDocs>> = {
     description:
       'Stores a new animal and answers it with the `id` the service assigned. Send an `Idempotency-Key` to make retries safe: ' +
       'a retry with the same key and body gets the first answer and stores nothing new.',
-    input: { body: NewPet, query: NoQueryParameters },
+    input: SPECS.createPet.input,
     requestExamples: {
       forSale: { summary: 'A dog for sale', value: { name: 'Rex', categoryId: 1, status: 'available' } },
       defaultStatus: { summary: 'Without status (becomes available)', value: { name: 'Tom', categoryId: 2 } },
@@ -75,7 +75,7 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationDocs>> = {
       headers: { Location: true, 'Idempotent-Replayed': false },
       examples: { created: { summary: 'The new animal', value: rex } },
     },
-    idempotent: true,
+    idempotent: SPECS.createPet.idempotent,
     exampleMessages: { invalid_request: "field 'categoryId' is required" },
   },
   getPet: {
@@ -84,7 +84,7 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationDocs>> = {
     description:
       'One animal by its id. **Deprecated: removed on 5 December 2030** (`Sunset: Thu, 05 Dec 2030 00:00:00 GMT`); use ' +
       '`GET /pets` with the `status` filter instead. Every answer, errors included, carries the `Deprecation` and `Sunset` headers.',
-    input: { path: GetPetPath, query: NoQueryParameters },
+    input: SPECS.getPet.input,
     success: { status: 200, description: 'OK: the animal.', body: Pet, examples: { found: { summary: 'An animal', value: rex } } },
     headers: { Deprecation: true, Sunset: true },
     deprecated: true,
@@ -97,7 +97,7 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationDocs>> = {
     description:
       'The getting-started example, on its own base address (no `/v1`). The message is stored with status `queued` and ' +
       'answered at once with 202 Accepted; nothing in this version processes the queue. `Idempotency-Key` works as for adding an animal.',
-    input: { body: SubmitMessageRequest, query: NoQueryParameters },
+    input: SPECS.submitMessage.input,
     requestExamples: { hello: { summary: 'A message', value: { message: 'Hello from the getting-started guide' } } },
     success: {
       status: 202,
@@ -111,7 +111,7 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationDocs>> = {
         },
       },
     },
-    idempotent: true,
+    idempotent: SPECS.submitMessage.idempotent,
     exampleMessages: { invalid_request: "field 'message' is required" },
   },
 };

@@ -1,5 +1,6 @@
 /** Response headers and error answers, as the middleware stack produces them (lambda/shared/). */
 import type { ErrorCode } from '../../lambda/shared/errors';
+import { GET_PET_DEPRECATION_HEADERS } from '../../lambda/shared/operations';
 import { encodeCursor } from '../../lambda/shared/page-cursor';
 import { ERROR_CODES } from '../../lambda/shared/schemas/error';
 import type { Example, Header, JsonSchema, Response } from './types';
@@ -27,11 +28,11 @@ const HEADERS = {
   },
   Deprecation: {
     description: 'RFC 9745: this operation is deprecated (since 1 January 2026, as a structured-field date).',
-    schema: { type: 'string', const: '@1767225600' },
+    schema: { type: 'string', const: GET_PET_DEPRECATION_HEADERS.deprecation },
   },
   Sunset: {
     description: 'RFC 8594: this operation is removed on 5 December 2030.',
-    schema: { type: 'string', const: 'Thu, 05 Dec 2030 00:00:00 GMT' },
+    schema: { type: 'string', const: GET_PET_DEPRECATION_HEADERS.sunset },
   },
   'WWW-Authenticate': {
     description: 'RFC 9110: the scheme to authenticate with.',

@@ -7,10 +7,8 @@ import { tableName } from '../config';
 import { dynamoDbClient } from '../dynamodb-client';
 import { invalidRequest } from '../errors';
 import type { HttpResponse } from '../http-response';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS } from '../operations';
 
-/** A replay within this window answers the first response; after it the key is forgotten. */
-export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
-const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const OWNS_RECORD = 'petstore.idempotency.ownsRecord';
 
 /**
