@@ -1,0 +1,43 @@
+import { ApiError } from '../../lambda/shared/errors';
+import { toApiError } from '../../lambda/shared/middleware/map-errors';
+
+beforeAll(() => {
+  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+});
+
+/** An error shaped like the AWS SDK v3's service and transport errors. */
+const sdkError = (name: string, fields: Record<string, unknown>): Error => Object.assign(new Error(name), { name, ...fields });
+
+describe('what a client sees for each kind of failure', () => {
+  test.each([
+    ['DynamoDB throttling', sdkError('ThrottlingException', { $fault: 'client', $metadata: { httpStatusCode: 400, attempts: 3 } })],
+    ['provisioned throughput exceeded', sdkError('ProvisionedThroughputExceededException', { $fault: 'client', $metadata: { httpStatusCode: 400 } })],
+    ['a DynamoDB server error', sdkError('InternalServerError', { $fault: 'server', $metadata: { httpStatusCode: 500 } })],
+    ['a transport failure (no HTTP answer)', sdkError('Error', { $metadata: { attempts: 3, totalRetryDelay: 120 } })],
+    ['a request timeout', sdkError('TimeoutError', {})],
+    ['the idempotency store failing', sdkError('IdempotencyPersistenceLayerError', {})],
+  ])('%s is 503 service_unavailable with Retry-After', (_label, error) => {
+    expect(toApiError(error)).toMatchObject({ status: 503, code: 'service_unavailable', headers: { 'retry-after': '1' } });
+  });
+
+  test('a DynamoDB client error (our bug, e.g. a bad expression) is 500 internal_error without internals', () => {
+    const mapped = toApiError(sdkError('ValidationException', { $fault: 'client', $metadata: { httpStatusCode: 400 }, message: 'Invalid ProjectionExpression: secret detail' }));
+    expect(mapped).toMatchObject({ status: 500, code: 'internal_error', message: 'internal error' });
+  });
+
+  test('anything thrown that is not an Error is 500 internal_error', () => {
+    expect(toApiError('boom')).toMatchObject({ status: 500, code: 'internal_error' });
+  });
+
+  test('an ApiError passes through unchanged', () => {
+    const error = new ApiError(404, 'not_found', 'no pet');
+    expect(toApiError(error)).toBe(error);
+  });
+
+  test.each([
+    ['IdempotencyAlreadyInProgressError', 409, 'idempotency_in_progress'],
+    ['IdempotencyValidationError', 422, 'idempotency_key_reused'],
+  ])('%s is %i %s', (name, status, code) => {
+    expect(toApiError(sdkError(name, {}))).toMatchObject({ status, code });
+  });
+});
