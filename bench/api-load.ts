@@ -1,0 +1,189 @@
+/**
+ * Part 3: the local API under load. autocannon drives the local server (its own process, see
+ * api-server.ts) at a fixed concurrency for a bounded time; then the same operation is done directly
+ * with the SDK against the same DynamoDB at the same concurrency. The API's throughput relative to
+ * the direct one is what our gateway emulation, authorizer and middleware cost.
+ */
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { PETS_STATUS_INDEX } from '../lib/tables';
+import type { BenchStore } from './bench-store';
+import type { BudgetCheck, Table } from './report';
+import { median, ms, percentile } from './stats';
+
+export const API_THROUGHPUT_BUDGET = 0.7;
+const PROJECT_ROOT = resolve(import.meta.dirname, '..');
+
+interface ApiServer {
+  readonly origin: string;
+  stop(): Promise<void>;
+}
+
+export async function startApiServer(environment: Record<string, string>): Promise<ApiServer> {
+  // Only what the server needs: no NODE_OPTIONS or CA bundles from this shell.
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...environment, POWERTOOLS_LOG_LEVEL: 'ERROR' };
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/api-server.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const origin = await new Promise<string>((ready, fail) => {
+    const timer = setTimeout(() => fail(new Error(`bench API server did not start:\n${output}`)), 60_000);
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /\{"origin":"([^"]+)"\}/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        ready(match[1]);
+      }
+    });
+    child.once('exit', (code) => fail(new Error(`bench API server exited with ${code}:\n${output}`)));
+  });
+  return {
+    origin,
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+interface LoadOutcome {
+  readonly requestsPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+interface Scenario {
+  readonly label: string;
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly body?: string;
+  readonly direct: () => Promise<unknown>;
+}
+
+async function throughApi(origin: string, apiKey: string, scenario: Scenario, connections: number, seconds: number): Promise<LoadOutcome> {
+  const result = await autocannon({
+    url: `${origin}${scenario.path}`,
+    method: scenario.method,
+    connections,
+    duration: seconds,
+    headers: { authorization: `Bearer ${apiKey}`, ...(scenario.body ? { 'content-type': 'application/json' } : {}) },
+    ...(scenario.body ? { body: scenario.body } : {}),
+  });
+  if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
+    throw new Error(`${scenario.label}: ${result.errors} errors, ${result.timeouts} timeouts, status codes ${JSON.stringify(result.statusCodeStats)}`);
+  }
+  return { requestsPerSecond: result.requests.total / seconds, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+async function directly(scenario: Scenario, connections: number, seconds: number): Promise<LoadOutcome> {
+  const latencies: number[] = [];
+  const deadline = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < deadline) {
+        const started = performance.now();
+        await scenario.direct();
+        latencies.push(performance.now() - started);
+      }
+    }),
+  );
+  return { requestsPerSecond: latencies.length / seconds, p50: median(latencies), p99: percentile(latencies, 99) };
+}
+
+function scenarios(bench: BenchStore, db: DynamoDBDocumentClient, petId: number): Scenario[] {
+  const tables = bench.store.tableNames;
+  const projection = {
+    ProjectionExpression: '#id, #name, #categoryId, #status',
+    ExpressionAttributeNames: { '#id': 'id', '#name': 'name', '#categoryId': 'categoryId', '#status': 'status' },
+  };
+  let sequence = 0;
+  return [
+    {
+      label: 'GET /v1/pets/{id}',
+      method: 'GET',
+      path: `/v1/pets/${petId}`,
+      direct: () => db.send(new GetCommand({ TableName: tables.pets, Key: { id: petId }, ...projection })),
+    },
+    {
+      label: 'GET /v1/pets?status=sold&limit=20',
+      method: 'GET',
+      path: '/v1/pets?status=sold&limit=20',
+      direct: () =>
+        db.send(
+          new QueryCommand({
+            TableName: tables.pets,
+            IndexName: PETS_STATUS_INDEX,
+            Limit: 21,
+            KeyConditionExpression: '#status = :status',
+            ExpressionAttributeValues: { ':status': 'sold' },
+            ...projection,
+          }),
+        ),
+    },
+    {
+      label: 'POST /v1/pets',
+      method: 'POST',
+      path: '/v1/pets',
+      body: JSON.stringify({ name: 'load', categoryId: 2, status: 'pending' }),
+      direct: () =>
+        db.send(
+          new PutCommand({
+            TableName: tables.pets,
+            Item: { id: 2 ** 52 + sequence++, name: 'load', categoryId: 2, status: 'pending', createdAt: new Date().toISOString() },
+            ConditionExpression: 'attribute_not_exists(#key)',
+            ExpressionAttributeNames: { '#key': 'id' },
+          }),
+        ),
+    },
+  ];
+}
+
+export interface LoadResult {
+  readonly table: Table;
+  readonly checks: BudgetCheck[];
+}
+
+export async function runApiLoad(bench: BenchStore, petId: number, connections: number, seconds: number): Promise<LoadResult> {
+  const server = await startApiServer(bench.store.environment);
+  const rows: string[][] = [];
+  const checks: BudgetCheck[] = [];
+  try {
+    for (const scenario of scenarios(bench, bench.db, petId)) {
+      // Short warm-ups: JIT on both sides, keep-alive sockets, the authorizer's key cache.
+      await throughApi(server.origin, bench.apiKey, scenario, connections, 1);
+      await directly(scenario, connections, 1);
+      const api = await throughApi(server.origin, bench.apiKey, scenario, connections, seconds);
+      const direct = await directly(scenario, connections, seconds);
+      const share = api.requestsPerSecond / direct.requestsPerSecond;
+      rows.push([
+        scenario.label,
+        api.requestsPerSecond.toFixed(0),
+        `${ms(api.p50)} / ${ms(api.p99)}`,
+        direct.requestsPerSecond.toFixed(0),
+        `${ms(direct.p50)} / ${ms(direct.p99)}`,
+        `${(share * 100).toFixed(0)}%`,
+      ]);
+      checks.push({
+        name: `API throughput ${scenario.label}`,
+        limit: `≥ ${API_THROUGHPUT_BUDGET * 100}% of direct SDK`,
+        measured: `${(share * 100).toFixed(0)}%`,
+        passed: share >= API_THROUGHPUT_BUDGET,
+      });
+    }
+  } finally {
+    await server.stop();
+  }
+  return {
+    table: {
+      title: 'Local API under load vs. the same operation directly with the SDK',
+      note: `${connections} connections (autocannon) / ${connections} concurrent SDK calls, ${seconds} s each, same DynamoDB engine, same run.`,
+      columns: ['operation', 'API req/s', 'API p50 / p99 ms', 'direct SDK req/s', 'direct p50 / p99 ms', 'API / direct'],
+      rows,
+    },
+    checks,
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The DynamoDB the warm, load and scaling parts share: the local engine `npm start` uses (DynamoDB
+ * Local, or dynalite without Java), in memory, with the tables of lib/tables.ts, an API key, and the
+ * process environment the handlers read when their modules load.
+ */
+import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { issueApiKey } from '../lambda/shared/api-keys';
+import { createDocumentClient } from '../lambda/shared/dynamodb-client';
+import { DynamoApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
+import { PET_STATUSES } from '../lambda/shared/schemas/pet';
+import { openLocalStore, type LocalStore } from '../local/local-store';
+
+export const BENCH_ACCOUNT_ID = 'acct_bench';
+
+export interface BenchStore {
+  readonly store: LocalStore;
+  readonly engineLabel: string;
+  /** A valid API key of BENCH_ACCOUNT_ID, stored hashed like any other. */
+  readonly apiKey: string;
+  /** A document client of the bench's own, for seeding and for the direct-SDK comparisons. */
+  readonly db: DynamoDBDocumentClient;
+  stop(): Promise<void>;
+}
+
+export async function openBenchStore(): Promise<BenchStore> {
+  const store = await openLocalStore({ tablePrefix: 'bench-' });
+  Object.assign(process.env, store.environment, { POWERTOOLS_LOG_LEVEL: 'ERROR' });
+  const db = createDocumentClient(store.endpoint);
+  const { key, record } = issueApiKey({ accountId: BENCH_ACCOUNT_ID, description: 'bench' });
+  await new DynamoApiKeyRepository(db, store.tableNames.apiKeys).create(record);
+  return {
+    store,
+    engineLabel: store.engine === 'dynamodb-local' ? 'Amazon DynamoDB Local (Java, in memory)' : 'dynalite (embedded, pure JS, in memory)',
+    apiKey: key,
+    db,
+    stop: async () => {
+      db.destroy();
+      await store.stop();
+    },
+  };
+}
+
+const BATCH_SIZE = 25; // BatchWriteItem's limit
+const PARALLEL_BATCHES = 8;
+
+/** Adds `count` pets with ids from `firstId`, statuses in turn, straight through BatchWriteItem. */
+export async function seedPets(db: DynamoDBDocumentClient, tableName: string, firstId: number, count: number): Promise<void> {
+  const batches: Record<string, unknown>[][] = [];
+  for (let offset = 0; offset < count; offset += BATCH_SIZE) {
+    batches.push(
+      Array.from({ length: Math.min(BATCH_SIZE, count - offset) }, (_, index) => {
+        const id = firstId + offset + index;
+        return { id, name: `pet ${id}`, categoryId: 1 + (id % 7), status: PET_STATUSES[id % PET_STATUSES.length], createdAt: new Date().toISOString() };
+      }),
+    );
+  }
+  const write = async (items: Record<string, unknown>[]): Promise<void> => {
+    let requests = items.map((Item) => ({ PutRequest: { Item } }));
+    while (requests.length > 0) {
+      const { UnprocessedItems } = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
+      requests = (UnprocessedItems?.[tableName] ?? []) as typeof requests;
+    }
+  };
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: PARALLEL_BATCHES }, async () => {
+      while (next < batches.length) await write(batches[next++] as Record<string, unknown>[]);
+    }),
+  );
+}

@@ -1,0 +1,157 @@
+/**
+ * Part 2: warm overhead. Each handler is invoked in this process, like a warm Lambda, on payload 2.0
+ * events carrying the authorizer's context, against the local DynamoDB. The SDK's share of every
+ * invocation is measured in the same call (sdk-timer.ts) and subtracted: what is reported is our own
+ * code. The same DynamoDB calls made directly with the SDK are timed alongside, for scale.
+ */
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { PETS_STATUS_INDEX } from '../lib/tables';
+import type { GatewayFunctions, LambdaFunction } from '../local/functions';
+import type { BenchStore } from './bench-store';
+import { authorizerEventFor, httpEvent, lambdaContext } from './events';
+import type { BudgetCheck, Table } from './report';
+import type { SdkTimer } from './sdk-timer';
+import { median, ms, percentile } from './stats';
+
+export const WARM_OVERHEAD_BUDGET_MS = 0.25;
+
+interface Case {
+  readonly label: string;
+  readonly fn: LambdaFunction;
+  readonly event: () => unknown;
+  readonly expectStatus?: number;
+  /** The DynamoDB call(s) the handler makes, made directly. */
+  readonly direct?: () => Promise<unknown>;
+}
+
+const PROJECTION = {
+  ProjectionExpression: '#id, #name, #categoryId, #status',
+  ExpressionAttributeNames: { '#id': 'id', '#name': 'name', '#categoryId': 'categoryId', '#status': 'status' },
+};
+
+function cases(functions: GatewayFunctions, bench: BenchStore, petId: number): Case[] {
+  const { db, store } = bench;
+  const tables = store.tableNames;
+  const op = (name: 'listPets' | 'createPet' | 'getPet' | 'submitMessage'): LambdaFunction => functions.operations.get(name) as LambdaFunction;
+  const bearer = `Bearer ${bench.apiKey}`;
+  const put = (table: string, item: Record<string, unknown>) =>
+    db.send(new PutCommand({ TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(#key)', ExpressionAttributeNames: { '#key': 'id' } }));
+  let sequence = 0;
+  const petBody = () => JSON.stringify({ name: `warm ${sequence++}`, categoryId: 3, status: 'pending' });
+  return [
+    {
+      label: 'authorizer (key cached)',
+      fn: functions.authorizer,
+      event: () => authorizerEventFor(httpEvent({ method: 'GET', routePath: '/v1/pets', rawPath: '/v1/pets' }, bearer)),
+    },
+    {
+      label: 'getPet',
+      fn: op('getPet'),
+      event: () => httpEvent({ method: 'GET', routePath: '/v1/pets/{petId}', rawPath: `/v1/pets/${petId}`, pathParameters: { petId: String(petId) } }),
+      expectStatus: 200,
+      direct: () => db.send(new GetCommand({ TableName: tables.pets, Key: { id: petId }, ...PROJECTION })),
+    },
+    {
+      label: 'listPets ?status=sold&limit=20',
+      fn: op('listPets'),
+      event: () => httpEvent({ method: 'GET', routePath: '/v1/pets', rawPath: '/v1/pets', query: { status: 'sold', limit: '20' } }),
+      expectStatus: 200,
+      direct: () =>
+        db.send(
+          new QueryCommand({
+            TableName: tables.pets,
+            IndexName: PETS_STATUS_INDEX,
+            Limit: 21,
+            KeyConditionExpression: '#status = :status',
+            ExpressionAttributeValues: { ':status': 'sold' },
+            ...PROJECTION,
+          }),
+        ),
+    },
+    {
+      label: 'createPet',
+      fn: op('createPet'),
+      event: () => httpEvent({ method: 'POST', routePath: '/v1/pets', rawPath: '/v1/pets', body: petBody() }),
+      expectStatus: 201,
+      direct: () => put(tables.pets, { id: Date.now() * 4096 + sequence++, name: 'direct', categoryId: 3, status: 'pending', createdAt: new Date().toISOString() }),
+    },
+    {
+      label: 'createPet with Idempotency-Key',
+      fn: op('createPet'),
+      event: () => httpEvent({ method: 'POST', routePath: '/v1/pets', rawPath: '/v1/pets', body: petBody(), extraHeaders: { 'idempotency-key': randomUUID() } }),
+      expectStatus: 201,
+    },
+    {
+      label: 'submitMessage',
+      fn: op('submitMessage'),
+      event: () => httpEvent({ method: 'POST', routePath: '/messages', rawPath: '/messages', body: JSON.stringify({ message: `hello ${sequence++}` }) }),
+      expectStatus: 202,
+      direct: () => put(tables.messages, { id: randomUUID(), message: 'direct', status: 'queued', accountId: 'acct_bench', createdAt: new Date().toISOString() }),
+    },
+    {
+      label: 'notFound',
+      fn: functions.notFound,
+      event: () => httpEvent({ method: 'GET', routePath: '$default', rawPath: '/v1/nowhere' }),
+      expectStatus: 404,
+    },
+  ];
+}
+
+async function measure(item: Case, iterations: number, timer: SdkTimer): Promise<{ own: number[]; sdk: number[]; direct: number[] }> {
+  const own: number[] = [];
+  const sdk: number[] = [];
+  const direct: number[] = [];
+  const name = item.label.split(' ')[0] as string;
+  for (let index = 0; index < iterations; index++) {
+    const event = item.event();
+    const context = lambdaContext(name);
+    timer.reset();
+    const started = performance.now();
+    const result = (await item.fn(event, context)) as { statusCode?: number };
+    const total = performance.now() - started;
+    if (item.expectStatus !== undefined && result.statusCode !== item.expectStatus) {
+      throw new Error(`${item.label} answered ${result.statusCode}, expected ${item.expectStatus}: ${JSON.stringify(result)}`);
+    }
+    own.push(total - timer.elapsed());
+    sdk.push(timer.elapsed());
+    if (item.direct) {
+      const directStarted = performance.now();
+      await item.direct();
+      direct.push(performance.now() - directStarted);
+    }
+  }
+  return { own, sdk, direct };
+}
+
+export interface WarmResult {
+  readonly table: Table;
+  readonly checks: BudgetCheck[];
+}
+
+export async function runWarmOverhead(functions: GatewayFunctions, bench: BenchStore, timer: SdkTimer, iterations: number, petId: number): Promise<WarmResult> {
+  const rows: string[][] = [];
+  const checks: BudgetCheck[] = [];
+  for (const item of cases(functions, bench, petId)) {
+    // Warm-up: JIT, the authorizer's key cache, keep-alive connections.
+    await measure(item, Math.min(200, iterations), timer);
+    const { own, sdk, direct } = await measure(item, iterations, timer);
+    const ownMedian = median(own);
+    rows.push([item.label, ms(ownMedian, 3), ms(percentile(own, 99), 3), ms(median(sdk), 2), direct.length ? ms(median(direct), 2) : '–']);
+    checks.push({
+      name: `warm overhead ${item.label}`,
+      limit: `≤ ${WARM_OVERHEAD_BUDGET_MS} ms median`,
+      measured: `${ms(ownMedian, 3)} ms`,
+      passed: ownMedian <= WARM_OVERHEAD_BUDGET_MS,
+    });
+  }
+  return {
+    table: {
+      title: 'Warm overhead (in-process invocation, DynamoDB round trip excluded)',
+      note: `${iterations} invocations each after a warm-up. "own code" = handler time minus time inside the SDK's send (measured in the same call); "direct SDK" = the same DynamoDB call made directly, right after.`,
+      columns: ['handler', 'own code median ms', 'own code p99 ms', 'inside SDK median ms', 'direct SDK median ms'],
+      rows,
+    },
+    checks,
+  };
+}
