@@ -35,7 +35,11 @@ export const NODEJS_BUNDLING: BundlingOptions = {
   // An explicit empty list: NodejsFunction would otherwise leave `@aws-sdk/*` to the runtime's copy.
   externalModules: [...LAMBDA_BUNDLE_OPTIONS.external],
   banner: LAMBDA_BUNDLE_OPTIONS.banner.js,
-  esbuildArgs: { '--tree-shaking': String(LAMBDA_BUNDLE_OPTIONS.treeShaking) },
+  esbuildArgs: {
+    '--tree-shaking': String(LAMBDA_BUNDLE_OPTIONS.treeShaking),
+    // One `--alias:<from>=<to>` argument per entry (NodejsFunction has no alias prop).
+    ...Object.fromEntries(Object.entries(LAMBDA_BUNDLE_OPTIONS.alias).map(([from, to]) => [`--alias:${from}`, to])),
+  },
   // The project's esbuild (a dev dependency) bundles on this machine; Docker is never asked for.
   forceDockerBundling: false,
 };

@@ -1,6 +1,7 @@
 import { tableName } from '../shared/config';
 import { documentClient } from '../shared/dynamodb-client';
 import { httpHandler } from '../shared/http-handler';
+import { idempotentWrites } from '../shared/middleware/idempotent-writes';
 import { jsonResponse } from '../shared/http-response';
 import { absoluteUrl } from '../shared/links';
 import { OPERATIONS } from '../shared/operations';
@@ -12,4 +13,4 @@ const pets = new DynamoPetRepository(documentClient(), tableName('pets'));
 export const handler = httpHandler(OPERATIONS.createPet, async ({ body, event }) => {
   const pet = await pets.create(body);
   return jsonResponse(201, pet, { location: absoluteUrl(event, `${event.rawPath}/${pet.id}`) });
-});
+}, idempotentWrites);

@@ -1,6 +1,7 @@
 import { tableName } from '../shared/config';
 import { documentClient } from '../shared/dynamodb-client';
 import { httpHandler } from '../shared/http-handler';
+import { idempotentWrites } from '../shared/middleware/idempotent-writes';
 import { jsonResponse } from '../shared/http-response';
 import { OPERATIONS } from '../shared/operations';
 import { DynamoMessageRepository } from '../shared/repositories/message-repository';
@@ -11,4 +12,5 @@ const messages = new DynamoMessageRepository(documentClient(), tableName('messag
 export const handler = httpHandler(
   OPERATIONS.submitMessage,
   async ({ body, caller }) => jsonResponse(202, await messages.enqueue(body.message, caller)),
+  idempotentWrites,
 );

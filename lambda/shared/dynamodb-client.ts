@@ -1,8 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { Agent } from 'node:https';
-import { Agent as HttpAgent } from 'node:http';
 
 /**
  * Timeouts and retries are explicit so a slow or unreachable DynamoDB fails a request well inside the
@@ -19,6 +17,9 @@ const positiveNumberFromEnv = (name: string, fallback: number): number => {
 };
 
 export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT, region?: string): DynamoDBClient {
+  // Agent *options*, not agents: the handler builds its keep-alive agents from them, and only for the
+  // protocol in use — importing node:http here would cost every cold start ~30 ms (bench/, part 1)
+  // for an agent that only local plain-HTTP endpoints need.
   const agentOptions = { keepAlive: true, maxSockets: 50 };
   return new DynamoDBClient({
     // Lambda always sets AWS_REGION; elsewhere (the keys CLI) the SDK's own chain finds the profile's.
@@ -32,8 +33,8 @@ export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT, r
       requestTimeout: positiveNumberFromEnv('DYNAMODB_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS),
       // Without this the handler only logs a warning and the request hangs on.
       throwOnRequestTimeout: true,
-      httpsAgent: new Agent(agentOptions),
-      httpAgent: new HttpAgent(agentOptions),
+      httpsAgent: agentOptions,
+      httpAgent: agentOptions,
     }),
   });
 }

@@ -8,7 +8,7 @@ import type { Caller } from './caller';
 import type { HttpResponse } from './http-response';
 import type { InputSchemas, OperationSpec } from './operations';
 import { addHeaders } from './middleware/add-headers';
-import { idempotentWrites } from './middleware/idempotent-writes';
+import type { IdempotentWrites } from './middleware/idempotent-writes';
 import { limitBodySize } from './middleware/limit-body-size';
 import { mapErrors } from './middleware/map-errors';
 import { requireCaller } from './middleware/require-caller';
@@ -33,22 +33,34 @@ export interface OperationInput<S extends InputSchemas> {
 }
 
 /**
+ * Idempotency (Powertools, JMESPath, its persistence layer: about a fifth of a bundle) is handed in
+ * by the creating operations instead of being imported here, so read handlers and the not-found
+ * function neither bundle nor load it. The type makes it required exactly when the spec says
+ * `idempotent: true`, and the factory refuses to build such a handler without it.
+ */
+type IdempotencyArgument<Spec extends OperationSpec> = Spec extends { idempotent: true } ? [idempotentWrites: IdempotentWrites] : [];
+
+/**
  * The only way to build an HTTP handler, so none can skip auth or error mapping. Middleware order
  * (Middy's canonical one, auth first): caller check → header/event normalisation → body size limit →
  * JSON body parsing → zod validation → idempotency (writes) → operation; errors leave through
  * `mapErrors`.
  */
-export function httpHandler<S extends InputSchemas>(
-  spec: OperationSpec<S>,
-  operation: (input: OperationInput<S>) => Promise<HttpResponse>,
+export function httpHandler<const Spec extends OperationSpec>(
+  spec: Spec,
+  operation: (input: OperationInput<Spec['input']>) => Promise<HttpResponse>,
+  ...idempotency: IdempotencyArgument<Spec>
 ) {
+  type S = Spec['input'];
+  const idempotentWrites = (idempotency as [IdempotentWrites?])[0];
+  if (spec.idempotent && !idempotentWrites) throw new Error(`${spec.operationId} is idempotent: pass idempotentWrites to httpHandler`);
   const handler = middy<APIGatewayProxyEventV2, HttpResponse, Error, ApiContext>({ timeoutEarlyInMillis: 0 })
     .use(requireCaller())
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer());
   if (spec.input.body) handler.use(limitBodySize()).use(httpJsonBodyParser());
   handler.use(validateInput(spec.input));
-  if (spec.idempotent) handler.use(idempotentWrites(spec.operationId));
+  if (spec.idempotent && idempotentWrites) handler.use(idempotentWrites(spec.operationId));
   return handler
     .use(addHeaders(spec.headers ?? {}))
     .use(mapErrors(spec.operationId))
