@@ -4,7 +4,7 @@ import { hashApiKey, isWellFormedApiKey, parseBearer } from '../shared/api-keys'
 import type { AuthorizerContext } from '../shared/caller';
 import { tableName } from '../shared/config';
 import { documentClient } from '../shared/dynamodb-client';
-import { logger } from '../shared/logger';
+import { log } from '../shared/logger';
 import { DynamoApiKeyRepository } from '../shared/repositories/api-key-repository';
 import { TtlCache } from '../shared/ttl-cache';
 
@@ -42,7 +42,7 @@ export async function handler(event: APIGatewayRequestAuthorizerEventV2): Promis
   try {
     return resolved(await lookUp(bearer.key));
   } catch (error) {
-    logger.warn('API key lookup failed', {
+    await log('warn', 'API key lookup failed', {
       operation: 'authorizer',
       requestId: event.requestContext.requestId,
       errorName: error instanceof Error ? error.name : typeof error,

@@ -1,4 +1,22 @@
-import { Logger } from '@aws-lambda-powertools/logger';
+import type { Logger } from '@aws-lambda-powertools/logger';
 
-/** Structured JSON logs; level from POWERTOOLS_LOG_LEVEL. Never log keys or Authorization headers. */
-export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'petstore' });
+export type LogLevel = 'warn' | 'error';
+
+let loading: Promise<Logger> | undefined;
+
+/**
+ * Powertools Logger (structured JSON; level from POWERTOOLS_LOG_LEVEL), loaded on first use: only
+ * failure paths log, so no cold start pays the ~8 ms it takes to load (npm run bench, part 1), and
+ * esbuild keeps a dynamically imported module unevaluated until then. Never log keys, Authorization
+ * headers or bodies.
+ */
+export function logger(): Promise<Logger> {
+  loading ??= import('@aws-lambda-powertools/logger').then(
+    ({ Logger: PowertoolsLogger }) => new PowertoolsLogger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'petstore' }),
+  );
+  return loading;
+}
+
+export async function log(level: LogLevel, message: string, fields: Record<string, unknown>): Promise<void> {
+  (await logger())[level](message, fields);
+}

@@ -17,7 +17,7 @@ const logLines: string[] = [];
 /** Every line the functions' Powertools Logger prints (it writes through its own Console). */
 async function captureLogs(): Promise<void> {
   const { logger } = await import('../../lambda/shared/logger');
-  const sink = (logger as unknown as { console: Console }).console;
+  const sink = ((await logger()) as unknown as { console: Console }).console;
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     jest.spyOn(sink, method).mockImplementation((...args: unknown[]) => void logLines.push(args.map(String).join(' ')));
   }

@@ -41,3 +41,13 @@ describe('what a client sees for each kind of failure', () => {
     expect(toApiError(sdkError(name, {}))).toMatchObject({ status, code });
   });
 });
+
+describe('what gets logged', () => {
+  test('failures on our side are logged with where they happened; client mistakes are not', async () => {
+    const { classify } = await import('../../lambda/shared/middleware/map-errors');
+    const where = { operation: 'getPet', requestId: 'r1' };
+    expect(classify(sdkError('TimeoutError', {}), where).log).toMatchObject({ level: 'warn', fields: { ...where, errorName: 'TimeoutError' } });
+    expect(classify(new Error('bug'), where).log).toMatchObject({ level: 'error', message: 'unhandled error', fields: where });
+    expect(classify(new ApiError(400, 'invalid_request', 'bad'), where).log).toBeUndefined();
+  });
+});

@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ApiError, serviceUnavailable } from '../errors';
 import { jsonResponse, type HttpResponse } from '../http-response';
-import { logger } from '../logger';
+import { log, type LogLevel } from '../logger';
 
 /** Errors Middy's own middlewares throw (`@middy/util` createError). */
 interface MiddyHttpError extends Error {
@@ -76,23 +76,33 @@ function fromMiddy(error: MiddyHttpError): ApiError {
   return new ApiError(400, 'invalid_request', 'the request is not valid');
 }
 
-/** `where` identifies the request in logs (route and request id), never its headers or body. */
-export function toApiError(error: unknown, where: Record<string, unknown> = {}): ApiError {
-  if (error instanceof ApiError) return error;
-  if (isMiddyHttpError(error) && error.statusCode >= 400 && error.statusCode < 500) return fromMiddy(error);
+export interface Classified {
+  readonly apiError: ApiError;
+  /** What to log about it, if anything (failures on our side, never the client's mistakes). */
+  readonly log?: { readonly level: LogLevel; readonly message: string; readonly fields: Record<string, unknown> };
+}
+
+/** `where` identifies the request in logs (operation and request ids), never its headers or body. */
+export function classify(error: unknown, where: Record<string, unknown> = {}): Classified {
+  if (error instanceof ApiError) return { apiError: error };
+  if (isMiddyHttpError(error) && error.statusCode >= 400 && error.statusCode < 500) return { apiError: fromMiddy(error) };
   const name = typeof error === 'object' && error !== null ? String((error as { name?: unknown }).name) : typeof error;
   const idempotency = fromIdempotency(name);
   if (idempotency) {
-    if (idempotency.status === 503) logger.warn('idempotency store unavailable', { ...where, errorName: name });
-    return idempotency;
+    return idempotency.status === 503
+      ? { apiError: idempotency, log: { level: 'warn', message: 'idempotency store unavailable', fields: { ...where, errorName: name } } }
+      : { apiError: idempotency };
   }
   if (isUnavailable(error)) {
-    logger.warn('dependency unavailable', { ...where, errorName: name });
-    return serviceUnavailable();
+    return { apiError: serviceUnavailable(), log: { level: 'warn', message: 'dependency unavailable', fields: { ...where, errorName: name } } };
   }
-  logger.error('unhandled error', { ...where, error: error instanceof Error ? error : String(error) });
-  return new ApiError(500, 'internal_error', 'internal error');
+  return {
+    apiError: new ApiError(500, 'internal_error', 'internal error'),
+    log: { level: 'error', message: 'unhandled error', fields: { ...where, error: error instanceof Error ? error : String(error) } },
+  };
 }
+
+export const toApiError = (error: unknown): ApiError => classify(error).apiError;
 
 export function errorResponse(error: ApiError): HttpResponse {
   return jsonResponse(error.status, { code: error.code, message: error.message, status: error.status }, { ...error.headers });
@@ -103,8 +113,11 @@ export function errorResponse(error: ApiError): HttpResponse {
  * Log lines name the operation and both request ids — never headers, keys or bodies.
  */
 export const mapErrors = (operation: string): MiddlewareObj<APIGatewayProxyEventV2> => ({
-  onError: (request) => {
+  onError: async (request) => {
     const where = { operation, requestId: request.event.requestContext.requestId, awsRequestId: request.context.awsRequestId };
-    request.response = errorResponse(toApiError(request.error, where));
+    const { apiError, log: entry } = classify(request.error, where);
+    request.response = errorResponse(apiError);
+    // Awaited: a line written after the invocation returns could be lost when Lambda freezes it.
+    if (entry) await log(entry.level, entry.message, entry.fields);
   },
 });
