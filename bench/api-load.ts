@@ -4,12 +4,12 @@
  * with the SDK against the same DynamoDB at the same concurrency. The API's throughput relative to
  * the direct one is what our gateway emulation, authorizer and middleware cost.
  */
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { PETS_STATUS_INDEX } from '../lib/tables';
 import type { BenchStore } from './bench-store';
+import { directCalls } from './direct-calls';
 import type { BudgetCheck, Table } from './report';
 import { median, ms, percentile } from './stats';
 
@@ -95,49 +95,27 @@ async function directly(scenario: Scenario, connections: number, seconds: number
 }
 
 function scenarios(bench: BenchStore, db: DynamoDBDocumentClient, petId: number): Scenario[] {
-  const tables = bench.store.tableNames;
-  const projection = {
-    ProjectionExpression: '#id, #name, #categoryId, #status',
-    ExpressionAttributeNames: { '#id': 'id', '#name': 'name', '#categoryId': 'categoryId', '#status': 'status' },
-  };
+  const direct = directCalls(db, bench.store.tableNames);
   let sequence = 0;
   return [
     {
       label: 'GET /v1/pets/{id}',
       method: 'GET',
       path: `/v1/pets/${petId}`,
-      direct: () => db.send(new GetCommand({ TableName: tables.pets, Key: { id: petId }, ...projection })),
+      direct: () => direct.getPet(petId),
     },
     {
       label: 'GET /v1/pets?status=sold&limit=20',
       method: 'GET',
       path: '/v1/pets?status=sold&limit=20',
-      direct: () =>
-        db.send(
-          new QueryCommand({
-            TableName: tables.pets,
-            IndexName: PETS_STATUS_INDEX,
-            Limit: 21,
-            KeyConditionExpression: '#status = :status',
-            ExpressionAttributeValues: { ':status': 'sold' },
-            ...projection,
-          }),
-        ),
+      direct: () => direct.listByStatus('sold', 20),
     },
     {
       label: 'POST /v1/pets',
       method: 'POST',
       path: '/v1/pets',
       body: JSON.stringify({ name: 'load', categoryId: 2, status: 'pending' }),
-      direct: () =>
-        db.send(
-          new PutCommand({
-            TableName: tables.pets,
-            Item: { id: 2 ** 52 + sequence++, name: 'load', categoryId: 2, status: 'pending', createdAt: new Date().toISOString() },
-            ConditionExpression: 'attribute_not_exists(#key)',
-            ExpressionAttributeNames: { '#key': 'id' },
-          }),
-        ),
+      direct: () => direct.putNew('pets', { id: 2 ** 52 + sequence++, name: 'load', categoryId: 2, status: 'pending', createdAt: new Date().toISOString() }),
     },
   ];
 }

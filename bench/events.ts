@@ -2,7 +2,7 @@
  * Realistic API Gateway HTTP API (payload 2.0) events and a Lambda context, as API Gateway hands them
  * to a route's function after the authorizer resolved the caller (requestContext.authorizer.lambda).
  */
-import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { AuthorizerContext } from '../lambda/shared/caller';
 
@@ -64,39 +64,6 @@ export function httpEvent(shape: RequestShape, authorization = 'Bearer pst_bench
   return event as APIGatewayProxyEventV2;
 }
 
-export function authorizerEventFor(event: APIGatewayProxyEventV2): APIGatewayRequestAuthorizerEventV2 {
-  const { authorizer: _resolvedLater, ...requestContext } = event.requestContext as APIGatewayProxyEventV2['requestContext'] & { authorizer?: unknown };
-  return {
-    version: '2.0',
-    type: 'REQUEST',
-    routeArn: `arn:aws:execute-api:eu-west-1:123456789012:abc123/$default/${event.requestContext.http.method}${event.rawPath}`,
-    identitySource: [],
-    routeKey: event.routeKey,
-    rawPath: event.rawPath,
-    rawQueryString: event.rawQueryString,
-    cookies: [],
-    headers: event.headers as Record<string, string>,
-    requestContext,
-  };
-}
-
-/** Without getRemainingTimeInMillis Middy sets no timeout timer, as the tests do (STYLE.md). */
-export function lambdaContext(functionName: string): Context {
-  const fail = (): never => {
-    throw new Error('callback-style completion is not used');
-  };
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:eu-west-1:123456789012:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'bench',
-    getRemainingTimeInMillis: () => 10_000,
-    done: fail,
-    fail,
-    succeed: fail,
-  };
-}
+// The authorizer event and the Lambda context are the local gateway's own (local/gateway.ts), so the
+// bench invokes handlers exactly as the local server does.
+export { authorizerEvent as authorizerEventFor, lambdaContext } from '../local/gateway';

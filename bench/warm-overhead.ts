@@ -4,11 +4,10 @@
  * invocation is measured in the same call (sdk-timer.ts) and subtracted: what is reported is our own
  * code. The same DynamoDB calls made directly with the SDK are timed alongside, for scale.
  */
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { PETS_STATUS_INDEX } from '../lib/tables';
 import type { GatewayFunctions, LambdaFunction } from '../local/functions';
 import type { BenchStore } from './bench-store';
+import { directCalls } from './direct-calls';
 import { authorizerEventFor, httpEvent, lambdaContext } from './events';
 import type { BudgetCheck, Table } from './report';
 import type { SdkTimer } from './sdk-timer';
@@ -25,18 +24,12 @@ interface Case {
   readonly direct?: () => Promise<unknown>;
 }
 
-const PROJECTION = {
-  ProjectionExpression: '#id, #name, #categoryId, #status',
-  ExpressionAttributeNames: { '#id': 'id', '#name': 'name', '#categoryId': 'categoryId', '#status': 'status' },
-};
-
 function cases(functions: GatewayFunctions, bench: BenchStore, petId: number): Case[] {
   const { db, store } = bench;
   const tables = store.tableNames;
   const op = (name: 'listPets' | 'createPet' | 'getPet' | 'submitMessage'): LambdaFunction => functions.operations.get(name) as LambdaFunction;
   const bearer = `Bearer ${bench.apiKey}`;
-  const put = (table: string, item: Record<string, unknown>) =>
-    db.send(new PutCommand({ TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(#key)', ExpressionAttributeNames: { '#key': 'id' } }));
+  const direct = directCalls(db, tables);
   let sequence = 0;
   const petBody = () => JSON.stringify({ name: `warm ${sequence++}`, categoryId: 3, status: 'pending' });
   return [
@@ -50,31 +43,21 @@ function cases(functions: GatewayFunctions, bench: BenchStore, petId: number): C
       fn: op('getPet'),
       event: () => httpEvent({ method: 'GET', routePath: '/v1/pets/{petId}', rawPath: `/v1/pets/${petId}`, pathParameters: { petId: String(petId) } }),
       expectStatus: 200,
-      direct: () => db.send(new GetCommand({ TableName: tables.pets, Key: { id: petId }, ...PROJECTION })),
+      direct: () => direct.getPet(petId),
     },
     {
       label: 'listPets ?status=sold&limit=20',
       fn: op('listPets'),
       event: () => httpEvent({ method: 'GET', routePath: '/v1/pets', rawPath: '/v1/pets', query: { status: 'sold', limit: '20' } }),
       expectStatus: 200,
-      direct: () =>
-        db.send(
-          new QueryCommand({
-            TableName: tables.pets,
-            IndexName: PETS_STATUS_INDEX,
-            Limit: 21,
-            KeyConditionExpression: '#status = :status',
-            ExpressionAttributeValues: { ':status': 'sold' },
-            ...PROJECTION,
-          }),
-        ),
+      direct: () => direct.listByStatus('sold', 20),
     },
     {
       label: 'createPet',
       fn: op('createPet'),
       event: () => httpEvent({ method: 'POST', routePath: '/v1/pets', rawPath: '/v1/pets', body: petBody() }),
       expectStatus: 201,
-      direct: () => put(tables.pets, { id: Date.now() * 4096 + sequence++, name: 'direct', categoryId: 3, status: 'pending', createdAt: new Date().toISOString() }),
+      direct: () => direct.putNew('pets', { id: Date.now() * 4096 + sequence++, name: 'direct', categoryId: 3, status: 'pending', createdAt: new Date().toISOString() }),
     },
     {
       label: 'createPet with Idempotency-Key',
@@ -87,7 +70,7 @@ function cases(functions: GatewayFunctions, bench: BenchStore, petId: number): C
       fn: op('submitMessage'),
       event: () => httpEvent({ method: 'POST', routePath: '/messages', rawPath: '/messages', body: JSON.stringify({ message: `hello ${sequence++}` }) }),
       expectStatus: 202,
-      direct: () => put(tables.messages, { id: randomUUID(), message: 'direct', status: 'queued', accountId: 'acct_bench', createdAt: new Date().toISOString() }),
+      direct: () => direct.putNew('messages', { id: randomUUID(), message: 'direct', status: 'queued', accountId: 'acct_bench', createdAt: new Date().toISOString() }),
     },
     {
       label: 'notFound',

@@ -176,7 +176,8 @@ export function authorizerEvent(event: APIGatewayProxyEventV2): APIGatewayReques
   };
 }
 
-function lambdaContext(functionName: string): Context {
+/** A Lambda context for one invocation: fresh request id, remaining time against the local timeout. */
+export function lambdaContext(functionName: string): Context {
   const deadline = Date.now() + LOCAL_FUNCTION_TIMEOUT_MS;
   const fail = (): never => {
     throw new Error('callback-style completion is not used');

@@ -1,0 +1,30 @@
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PETS_STATUS_INDEX } from '../lib/tables';
+import type { TableNames } from '../local/tables';
+
+// What the pet repository projects: a Pet's attributes only.
+const PET_PROJECTION = {
+  ProjectionExpression: '#id, #name, #categoryId, #status',
+  ExpressionAttributeNames: { '#id': 'id', '#name': 'name', '#categoryId': 'categoryId', '#status': 'status' },
+};
+
+/** The DynamoDB calls the handlers make, made directly with the SDK: the bench's baseline. */
+export function directCalls(db: DynamoDBDocumentClient, tables: TableNames) {
+  return {
+    getPet: (id: number) => db.send(new GetCommand({ TableName: tables.pets, Key: { id }, ...PET_PROJECTION })),
+    /** A page of `limit` plus the one item the repository reads ahead. */
+    listByStatus: (status: string, limit: number) =>
+      db.send(
+        new QueryCommand({
+          TableName: tables.pets,
+          IndexName: PETS_STATUS_INDEX,
+          Limit: limit + 1,
+          KeyConditionExpression: '#status = :status',
+          ExpressionAttributeValues: { ':status': status },
+          ...PET_PROJECTION,
+        }),
+      ),
+    putNew: (table: keyof TableNames, item: Record<string, unknown>) =>
+      db.send(new PutCommand({ TableName: tables[table], Item: item, ConditionExpression: 'attribute_not_exists(#key)', ExpressionAttributeNames: { '#key': 'id' } })),
+  };
+}
