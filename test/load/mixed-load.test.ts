@@ -147,8 +147,13 @@ test(`${SECONDS} s of mixed traffic at ${CONNECTIONS} connections: no 5xx, no lo
   expect(await server.stop()).toBe(0);
   const again = await startLocalServerProcess({ PETSTORE_DATA_DIR: dataDir, PETSTORE_DEV_API_KEY: key });
   try {
-    expect(await storedPetNames()).toEqual(petsBefore);
-    expect(await storedMessages()).toEqual(messagesBefore);
+    // Requests the load generator hung up on may still have been finishing when the first scan ran
+    // (SIGTERM lets them complete), so the restart may show a few more: never fewer, never unsent ones.
+    const [petsAfter, messagesAfter] = [await storedPetNames(), await storedMessages()];
+    for (const name of petsBefore) expect(petsAfter).toContain(name);
+    for (const text of messagesBefore) expect(messagesAfter).toContain(text);
+    expectDurable(petsAfter, acked.pets, sent.pets);
+    expectDurable(messagesAfter, acked.messages, sent.messages);
   } finally {
     expect(await again.stop()).toBe(0);
   }
