@@ -48,6 +48,9 @@ export interface StageConfig {
 
 type StageDefaults = Omit<StageConfig, 'stage' | 'alarmEmail' | 'corsOrigins'>;
 
+/** Every stage alarms on a single 5-minute window; only the thresholds differ. */
+const ONE_FIVE_MINUTE_WINDOW = { period: Duration.minutes(5), evaluationPeriods: 1, datapointsToAlarm: 1 };
+
 const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
   // Throwaway: everything goes with the stack, logs are short-lived, alarms only catch gross breakage.
   dev: {
@@ -57,10 +60,10 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRemovalPolicy: RemovalPolicy.DESTROY,
     logLevel: 'DEBUG',
     throttling: { rateLimit: 20, burstLimit: 40 },
-    alarms: { serverErrorRatePercent: 10, authorizerErrors: 5, tableThrottles: 10, period: Duration.minutes(5), evaluationPeriods: 1, datapointsToAlarm: 1 },
+    alarms: { serverErrorRatePercent: 10, authorizerErrors: 5, tableThrottles: 10, ...ONE_FIVE_MINUTE_WINDOW },
   },
   // Rehearses prod: tables are RETAINed so a mistaken `cdk destroy` loses no issued keys or data, but
-  // without deletion protection so an operator can still delete them on purpose (docs/deploy.md).
+  // without deletion protection so an operator can still delete them on purpose (README, Deploy → Tear down).
   staging: {
     removalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: false,
@@ -68,7 +71,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRemovalPolicy: RemovalPolicy.DESTROY,
     logLevel: 'INFO',
     throttling: { rateLimit: 50, burstLimit: 100 },
-    alarms: { serverErrorRatePercent: 5, authorizerErrors: 1, tableThrottles: 1, period: Duration.minutes(5), evaluationPeriods: 1, datapointsToAlarm: 1 },
+    alarms: { serverErrorRatePercent: 5, authorizerErrors: 1, tableThrottles: 1, ...ONE_FIVE_MINUTE_WINDOW },
   },
   // Data outlives the stack and cannot be deleted by accident; a single bad 5-minute window pages.
   prod: {
@@ -78,7 +81,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRemovalPolicy: RemovalPolicy.RETAIN,
     logLevel: 'INFO',
     throttling: { rateLimit: 200, burstLimit: 400 },
-    alarms: { serverErrorRatePercent: 1, authorizerErrors: 1, tableThrottles: 1, period: Duration.minutes(5), evaluationPeriods: 1, datapointsToAlarm: 1 },
+    alarms: { serverErrorRatePercent: 1, authorizerErrors: 1, tableThrottles: 1, ...ONE_FIVE_MINUTE_WINDOW },
   },
 };
 

@@ -2,7 +2,9 @@ import { createServer, type Server } from 'node:http';
 import { PETS_BASE_PATH } from '../lib/routes';
 import { serveApiReference } from './docs-server';
 import type { GatewayFunctions } from './functions';
-import { GATEWAY_MAX_BODY_BYTES, buildEvent, dispatch, matchRoute, readBody, writeResponse } from './gateway';
+import { ApiError } from '../lambda/shared/errors';
+import { errorResponse } from '../lambda/shared/middleware/map-errors';
+import { GATEWAY_MAX_BODY_BYTES, buildEvent, dispatch, matchRoute, readBody, toGatewayResponse, writeResponse } from './gateway';
 
 export interface LocalApi {
   /** `http://127.0.0.1:PORT`: the messages base URL. */
@@ -21,14 +23,9 @@ export interface LocalApiOptions {
   readonly onResponse?: (line: { method: string; path: string; status: number; ms: number }) => void;
 }
 
-const tooLarge = (): { statusCode: number; headers: Record<string, string>; cookies: string[]; body: Buffer } => ({
-  statusCode: 413,
-  headers: { 'content-type': 'application/json' },
-  cookies: [],
-  body: Buffer.from(
-    JSON.stringify({ code: 'payload_too_large', message: `request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes`, status: 413 }),
-  ),
-});
+/** Over API Gateway's own limit: answered here, in the API's one error shape. */
+const tooLarge = () =>
+  toGatewayResponse(errorResponse(new ApiError(413, 'payload_too_large', `request body exceeds ${GATEWAY_MAX_BODY_BYTES} bytes`)));
 
 export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi> {
   const host = options.host ?? '127.0.0.1';
