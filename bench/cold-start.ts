@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { LAMBDA_BUNDLE_FILE, LAMBDA_BUNDLE_OPTIONS } from '../lib/bundling';
+import { functionEnvironment } from '../lib/function-environment';
 import { DEPLOYED_FUNCTIONS, tableEnvironmentOf } from './deployed-functions';
 import type { BudgetCheck, Table } from './report';
 import { kib, median, ms } from './stats';
@@ -22,10 +23,9 @@ const BARE = 'bare node (node -e 0)';
 
 /**
  * What Lambda's environment holds at start-up (region, the execution role's credentials as
- * variables, function metadata) plus what the stack sets. Built from scratch, not inherited, so
- * start-up-heavy variables of this shell (NODE_OPTIONS, NODE_EXTRA_CA_CERTS, …) never reach a
- * measured process. The stack's NODE_OPTIONS=--enable-source-maps is left out on purpose: it only
- * costs when a stack trace is printed and would otherwise hide the module-scope work measured here.
+ * variables, function metadata) plus what the stack sets (lib/function-environment.ts). Built from
+ * scratch, not inherited, so start-up-heavy variables of this shell (NODE_OPTIONS,
+ * NODE_EXTRA_CA_CERTS, …) never reach a measured process unless the stack deploys them too.
  */
 function lambdaLikeEnvironment(functionName: string): Record<string, string> {
   return {
@@ -39,9 +39,8 @@ function lambdaLikeEnvironment(functionName: string): Record<string, string> {
     AWS_LAMBDA_FUNCTION_NAME: `PetStore-bench-${functionName}`,
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
     AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
-    POWERTOOLS_SERVICE_NAME: 'petstore',
-    POWERTOOLS_LOG_LEVEL: 'INFO',
     TZ: ':UTC',
+    ...functionEnvironment('INFO'),
   };
 }
 
@@ -53,17 +52,25 @@ interface Subject {
   readonly reference?: true;
 }
 
-async function bundle(entry: string, outDir: string, options: BuildOptions): Promise<{ file: string; raw: number; gzip: number }> {
-  const file = join(outDir, LAMBDA_BUNDLE_FILE);
+async function bundle(entry: string, outDir: string, options: BuildOptions, fileName = LAMBDA_BUNDLE_FILE): Promise<{ file: string; raw: number; gzip: number }> {
+  const file = join(outDir, fileName);
   mkdirSync(outDir, { recursive: true });
   await build({ ...options, entryPoints: [join(PROJECT_ROOT, entry)], outfile: file, logLevel: 'error' });
   return { file, raw: statSync(file).size, gzip: gzipSync(readFileSync(file)).length };
 }
 
-/** The straightforward bundle: the stack's options without our own SDK trimming (its `alias`, if any). */
+/**
+ * The straightforward bundle: the stack's esbuild options without our cold-start choices — an ES
+ * module (what a new Node project reaches for; CommonJS needs the `require` shim below) and no alias.
+ */
 function straightforwardOptions(): BuildOptions {
-  const { alias: _trimmed, ...options } = LAMBDA_BUNDLE_OPTIONS as BuildOptions;
-  return options;
+  const { alias: _trimmed, format: _cjs, ...options } = LAMBDA_BUNDLE_OPTIONS as BuildOptions;
+  return {
+    ...options,
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  };
 }
 
 function timeOnce(subject: Subject, cwd: string): number {
@@ -88,7 +95,7 @@ export async function runColdStart(workDir: string, runs: number): Promise<ColdS
       return { label: name, args: [output.file], env, bundle: output } satisfies Subject;
     }),
     (async () => {
-      const output = await bundle(REFERENCE_ENTRY, join(workDir, 'reference'), straightforwardOptions());
+      const output = await bundle(REFERENCE_ENTRY, join(workDir, 'reference'), straightforwardOptions(), 'index.mjs');
       const env = { ...lambdaLikeEnvironment('reference'), PETS_TABLE_NAME: 'PetStore-bench-pets' };
       return { label: 'reference: straightforward getPet', args: [output.file], env, bundle: output, reference: true } satisfies Subject;
     })(),

@@ -7,6 +7,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { LAMBDA_BUNDLE_OPTIONS } from './bundling';
+import { functionEnvironment } from './function-environment';
 import type { StageConfig } from './stage-config';
 import { TABLE_ACCESS, tablesUsedBy, type FunctionName, type TableAccess } from './table-access';
 import { TABLES, type TableKey } from './tables';
@@ -22,11 +23,10 @@ export const FUNCTION_MEMORY_MB = 512;
  * well below the HTTP API's 30 s integration limit, so a slow request fails as our 5xx, not a gateway one.
  */
 export const FUNCTION_TIMEOUT = Duration.seconds(10);
-export const SERVICE_NAME = 'petstore';
 
 /** lib/bundling.ts in NodejsFunction's vocabulary; `esbuildArgs` carries what it has no prop for. */
 export const NODEJS_BUNDLING: BundlingOptions = {
-  format: LAMBDA_BUNDLE_OPTIONS.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
+  format: LAMBDA_BUNDLE_OPTIONS.format === 'cjs' ? OutputFormat.CJS : OutputFormat.ESM,
   target: LAMBDA_BUNDLE_OPTIONS.target,
   minify: LAMBDA_BUNDLE_OPTIONS.minify,
   sourceMap: LAMBDA_BUNDLE_OPTIONS.sourcemap,
@@ -34,7 +34,6 @@ export const NODEJS_BUNDLING: BundlingOptions = {
   mainFields: [...LAMBDA_BUNDLE_OPTIONS.mainFields],
   // An explicit empty list: NodejsFunction would otherwise leave `@aws-sdk/*` to the runtime's copy.
   externalModules: [...LAMBDA_BUNDLE_OPTIONS.external],
-  banner: LAMBDA_BUNDLE_OPTIONS.banner.js,
   esbuildArgs: {
     '--tree-shaking': String(LAMBDA_BUNDLE_OPTIONS.treeShaking),
     // One `--alias:<from>=<to>` argument per entry (NodejsFunction has no alias prop).
@@ -65,7 +64,7 @@ const resourceArn = (table: ITable, access: TableAccess): string =>
 
 /**
  * One Lambda function of the service with every shared setting in one place: runtime, arm64, memory,
- * timeout, its own log group and role, JSON logs, source maps, bundling. Its IAM statements and
+ * timeout, its own log group and role, JSON logs, environment, bundling. Its IAM statements and
  * table environment come from lib/table-access.ts and nothing else.
  */
 export class PetStoreFunction extends Construct {
@@ -101,12 +100,7 @@ export class PetStoreFunction extends Construct {
       // Platform lines (START/REPORT) as JSON too, and Lambda drops app lines below the stage's level.
       loggingFormat: LoggingFormat.JSON,
       applicationLogLevelV2: ApplicationLogLevel[config.logLevel],
-      environment: {
-        ...tableEnvironment,
-        NODE_OPTIONS: '--enable-source-maps',
-        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-        POWERTOOLS_LOG_LEVEL: config.logLevel,
-      },
+      environment: { ...tableEnvironment, ...functionEnvironment(config.logLevel) },
       projectRoot,
       depsLockFilePath: join(projectRoot, 'package-lock.json'),
       bundling: NODEJS_BUNDLING,

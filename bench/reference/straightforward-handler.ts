@@ -1,8 +1,9 @@
 /**
  * The reference row of the cold-start table: a handler written the straightforward way — classic
  * `zod`, Middy with its JSON body parser, and the DynamoDB document client on the SDK's default
- * credential chain — bundled with the same esbuild options as ours (minus our own SDK trimming), so
- * the table shows what the optimisations of lib/ and lambda/ buy. Never deployed; bench only.
+ * credential chain — bundled with the same esbuild options as ours minus our cold-start choices (an
+ * ES module instead of CommonJS, no SDK alias), so the table shows what the optimisations of lib/ and
+ * lambda/ buy. Never deployed; bench only.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';

@@ -17,6 +17,15 @@ export function logger(): Promise<Logger> {
   return loading;
 }
 
+/** An error's stack as TypeScript positions: see source-mapped-stack.ts (also loaded on first use). */
+async function withSourceStacks(fields: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const errors = Object.values(fields).filter((value): value is Error => value instanceof Error && typeof value.stack === 'string');
+  if (errors.length === 0) return fields;
+  const { sourceMappedStack } = await import('./source-mapped-stack');
+  for (const error of errors) error.stack = sourceMappedStack(error.stack as string);
+  return fields;
+}
+
 export async function log(level: LogLevel, message: string, fields: Record<string, unknown>): Promise<void> {
-  (await logger())[level](message, fields);
+  (await logger())[level](message, await withSourceStacks(fields));
 }

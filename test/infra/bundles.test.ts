@@ -9,9 +9,10 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { LAMBDA_BUNDLE_FILE, LAMBDA_BUNDLE_OPTIONS } from '../../lib/bundling';
+import { functionEnvironment } from '../../lib/function-environment';
+import { ERROR_LINE } from './fixtures/logs-an-error';
 import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '../../lib/routes';
 import { tablesUsedBy, type FunctionName } from '../../lib/table-access';
 import { TABLES } from '../../lib/tables';
@@ -25,42 +26,56 @@ const FUNCTIONS = new Map<string, FunctionName>([
   ...ROUTES.map((route): [string, FunctionName] => [route.entry, route.operationId]),
 ]);
 const ENTRIES = [...FUNCTIONS.keys()];
+const LOGS_AN_ERROR_ENTRY = 'test/infra/fixtures/logs-an-error.ts';
 
 /** What Lambda provides (region), what the stack sets for every function, and this function's tables. */
 const lambdaEnvironment = (entry: string): Record<string, string> => ({
   PATH: process.env.PATH ?? '',
   AWS_REGION: 'eu-west-1',
-  NODE_OPTIONS: '--enable-source-maps',
-  POWERTOOLS_SERVICE_NAME: 'petstore',
-  POWERTOOLS_LOG_LEVEL: 'ERROR',
-  ...Object.fromEntries(tablesUsedBy(FUNCTIONS.get(entry) as FunctionName).map((key) => [TABLES[key].envVar, `bundle-test-${TABLES[key].baseName}`])),
+  ...functionEnvironment('ERROR'),
+  ...Object.fromEntries(tablesUsedBy(FUNCTIONS.get(entry) ?? 'notFound').map((key) => [TABLES[key].envVar, `bundle-test-${TABLES[key].baseName}`])),
 });
 
 let outDir: string;
 /** Entry → its bundle, built once before the tests. */
 const bundles = new Map<string, string>();
 
-/** Imports the bundle like the Lambda runtime does; with EVENT set, also invokes the handler once. */
+/**
+ * Requires the bundle like the Lambda runtime loads a CommonJS `index.js`; with EVENT set, also
+ * invokes the handler once. The last stdout line is the outcome; every other line (stdout or stderr)
+ * is one of the function's JSON log lines.
+ */
 const RUN_BUNDLE = `
-const { handler } = await import(process.env.BUNDLE_URL);
-const result = process.env.EVENT ? await handler(JSON.parse(process.env.EVENT), {}) : undefined;
-process.stdout.write(JSON.stringify({ handler: typeof handler, result }));
+const { handler } = require(process.env.BUNDLE_PATH);
+(async () => {
+  const result = process.env.EVENT ? await handler(JSON.parse(process.env.EVENT), {}) : undefined;
+  process.stdout.write('\\n' + JSON.stringify({ handler: typeof handler, result }));
+})();
 `;
 
-async function runBundle(entry: string, event?: object): Promise<{ handler: string; result?: unknown }> {
+interface BundleRun {
+  readonly handler: string;
+  readonly result?: unknown;
+  readonly logs: readonly Record<string, unknown>[];
+}
+
+async function runBundle(entry: string, event?: object): Promise<BundleRun> {
   const outfile = bundles.get(entry) as string;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '--eval', RUN_BUNDLE], {
+  const { stdout, stderr } = await run(process.execPath, ['--input-type=commonjs', '--eval', RUN_BUNDLE], {
     cwd: tmpdir(),
-    env: { ...lambdaEnvironment(entry), BUNDLE_URL: pathToFileURL(outfile).href, ...(event ? { EVENT: JSON.stringify(event) } : {}) },
+    env: { ...lambdaEnvironment(entry), BUNDLE_PATH: outfile, ...(event ? { EVENT: JSON.stringify(event) } : {}) },
     timeout: 15_000,
   });
-  return JSON.parse(stdout) as { handler: string; result?: unknown };
+  const nonEmptyLines = (text: string): string[] => text.split('\n').filter((line) => line.trim() !== '');
+  const lines = nonEmptyLines(stdout);
+  const outcome = JSON.parse(lines.pop() as string) as Omit<BundleRun, 'logs'>;
+  return { ...outcome, logs: [...lines, ...nonEmptyLines(stderr)].map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'petstore-bundles-'));
   await Promise.all(
-    ENTRIES.map(async (entry, position) => {
+    [...ENTRIES, LOGS_AN_ERROR_ENTRY].map(async (entry, position) => {
       const outfile = join(outDir, String(position), LAMBDA_BUNDLE_FILE);
       await build({ ...LAMBDA_BUNDLE_OPTIONS, entryPoints: [join(PROJECT_ROOT, entry)], outfile, logLevel: 'error' });
       bundles.set(entry, outfile);
@@ -70,7 +85,7 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-it('every function bundles into an ES module with a source map that loads in a fresh node and exports a handler', async () => {
+it('every function bundles into a CommonJS module with a source map that loads in a fresh node and exports a handler', async () => {
   const loaded = await Promise.all(
     ENTRIES.map(async (entry) => {
       const outfile = bundles.get(entry) as string;
@@ -99,4 +114,16 @@ it('the bundled not-found function answers an anonymous caller with the spec\'s 
   const response = result as { statusCode: number; body: string };
   expect(response.statusCode).toBe(401);
   expect(JSON.parse(response.body)).toMatchObject({ code: 'unauthorized', status: 401 });
+}, 30_000);
+
+it('a bundled function logs an error\'s stack with TypeScript source positions, read from the shipped source map', async () => {
+  const { logs } = await runBundle(LOGS_AN_ERROR_ENTRY, {});
+  expect(logs).toHaveLength(1);
+  const { error } = logs[0] as { error: { message: string; stack: string; location: string } };
+  expect(error.message).toBe('deliberate failure');
+  const firstFrame = error.stack.split('\n')[1] ?? '';
+  expect(firstFrame).toMatch(new RegExp(`test/infra/fixtures/logs-an-error\\.ts:${ERROR_LINE}:\\d+`));
+  expect(error.location).toMatch(new RegExp(`logs-an-error\\.ts:${ERROR_LINE}$`));
+  // No frame is left pointing into the minified bundle.
+  expect(error.stack).not.toContain(LAMBDA_BUNDLE_FILE);
 }, 30_000);

@@ -1,5 +1,4 @@
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { ESM_REQUIRE_BANNER } from '../../../lib/bundling';
 import { NODEJS_BUNDLING } from '../../../lib/petstore-function';
 import { STAGES } from '../../../lib/stage-config';
 import type { FunctionName } from '../../../lib/table-access';
@@ -38,7 +37,6 @@ describe.each(STAGES)('%s stage functions', (stage) => {
     );
     expect((fn.Properties.Environment as { Variables: unknown }).Variables).toEqual({
       ...tableNames,
-      NODE_OPTIONS: '--enable-source-maps',
       POWERTOOLS_SERVICE_NAME: 'petstore',
       POWERTOOLS_LOG_LEVEL: LOG_SETTINGS[stage].level,
     });
@@ -110,15 +108,14 @@ describe.each(STAGES)('%s stage permissions', (stage) => {
   });
 });
 
-it('NodejsFunction bundles with lib/bundling.ts: minified ESM for node24 with source maps, the AWS SDK included', () => {
+it('NodejsFunction bundles with lib/bundling.ts: minified CommonJS for node24 with source maps, the AWS SDK included', () => {
   expect(NODEJS_BUNDLING).toMatchObject({
-    format: OutputFormat.ESM,
+    format: OutputFormat.CJS,
     target: 'node24',
     minify: true,
     sourceMap: true,
     externalModules: [],
     mainFields: ['module', 'main'],
-    banner: ESM_REQUIRE_BANNER,
     esbuildArgs: { '--tree-shaking': 'true' },
     forceDockerBundling: false,
   });
