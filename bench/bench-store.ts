@@ -7,7 +7,7 @@ import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dyn
 import { issueApiKey } from '../lambda/shared/api-keys';
 import { createDocumentClient } from '../lambda/shared/dynamodb-client';
 import { DynamoApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
-import { PET_STATUSES } from '../lambda/shared/schemas/pet';
+import { PET_STATUSES } from '../lambda/shared/schemas/pet-status';
 import { openLocalStore, type LocalStore } from '../local/local-store';
 
 export const BENCH_ACCOUNT_ID = 'acct_bench';

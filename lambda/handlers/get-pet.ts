@@ -3,14 +3,14 @@ import { documentClient } from '../shared/dynamodb-client';
 import { notFound } from '../shared/errors';
 import { httpHandler } from '../shared/http-handler';
 import { jsonResponse } from '../shared/http-response';
-import { OPERATIONS } from '../shared/operations';
+import { GET_PET } from '../shared/operation-specs/get-pet';
 import { DynamoPetRepository } from '../shared/repositories/pet-repository';
 
 const pets = new DynamoPetRepository(documentClient(), tableName('pets'));
 
 /** GET /v1/pets/{petId} (deprecated, see GET_PET_DEPRECATION_HEADERS) — the pet, or 404. */
 export const handler = httpHandler(
-  OPERATIONS.getPet,
+  GET_PET,
   async ({ path, event }) => {
     const pet = path.petId === null ? undefined : await pets.get(path.petId);
     if (!pet) throw notFound(`no pet has the id ${event.pathParameters?.petId ?? ''}`);

@@ -4,13 +4,13 @@ import { httpHandler } from '../shared/http-handler';
 import { jsonResponse } from '../shared/http-response';
 import { absoluteUrl } from '../shared/links';
 import { decodeCursor, encodeCursor } from '../shared/page-cursor';
-import { OPERATIONS } from '../shared/operations';
+import { LIST_PETS } from '../shared/operation-specs/list-pets';
 import { DynamoPetRepository } from '../shared/repositories/pet-repository';
 
 const pets = new DynamoPetRepository(documentClient(), tableName('pets'));
 
 /** GET /v1/pets — a page of pets; the next page, if any, is announced in `Link: <…>; rel="next"`. */
-export const handler = httpHandler(OPERATIONS.listPets, async ({ query, event }) => {
+export const handler = httpHandler(LIST_PETS, async ({ query, event }) => {
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query.status);
   const page = await pets.list({ limit: query.limit, status: query.status, after });
   if (!page.next) return jsonResponse(200, page.pets);

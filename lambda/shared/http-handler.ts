@@ -6,7 +6,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import type { Caller } from './caller';
 import type { HttpResponse } from './http-response';
-import type { InputSchemas, OperationSpec } from './operations';
+import type { InputSchemas, OperationSpec } from './operation-spec';
 import { addHeaders } from './middleware/add-headers';
 import type { IdempotentWrites } from './middleware/idempotent-writes';
 import { limitBodySize } from './middleware/limit-body-size';
@@ -22,7 +22,7 @@ export interface ApiContext extends Context {
 
 type Parsed<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
 
-export type { InputSchemas, OperationSpec } from './operations';
+export type { InputSchemas, OperationSpec } from './operation-spec';
 
 export interface OperationInput<S extends InputSchemas> {
   readonly caller: Caller;

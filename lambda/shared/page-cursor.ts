@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ApiError } from './errors';
-import { PetStatus, PositiveSafeInteger } from './schemas/pet';
+import { PositiveSafeInteger } from './schemas/common';
+import { PetStatus } from './schemas/pet-status';
 
 /**
  * The position after the last pet of a page. The wire form is opaque to clients (base64url JSON, a

@@ -9,7 +9,7 @@ import { AUTH_CACHE_TTL_MS } from '../../lambda/shared/auth-settings';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS } from '../../lambda/shared/operations';
 import { MAX_BODY_BYTES } from '../../lambda/shared/middleware/limit-body-size';
 import { ERROR_CODES, ErrorBody } from '../../lambda/shared/schemas/error';
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN } from '../../lambda/shared/schemas/pet';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN } from '../../lambda/shared/schemas/list-pets-query';
 import { PETS_BASE_PATH, ROUTES, type ApiName, type RouteDefinition } from '../routes';
 import { SchemaConverter } from './json-schema';
 import { OPERATIONS, errorCodesOf, type OperationDocs } from './operations';

@@ -1,4 +1,4 @@
-import type { PetStatus } from '../../lambda/shared/schemas/pet';
+import type { PetStatus } from '../../lambda/shared/schemas/pet-status';
 import { startTestApi, expectError, type ApiAnswer, type TestApi } from '../support/test-api';
 
 interface Pet {

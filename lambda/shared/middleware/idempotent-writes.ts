@@ -7,7 +7,7 @@ import { tableName } from '../config';
 import { dynamoDbClient } from '../dynamodb-client';
 import { invalidRequest } from '../errors';
 import type { HttpResponse } from '../http-response';
-import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS } from '../operations';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS } from '../operation-spec';
 
 const OWNS_RECORD = 'petstore.idempotency.ownsRecord';
 const ENGAGED = 'petstore.idempotency.engaged';

@@ -1,0 +1,26 @@
+/**
+ * The shape of an operation's spec (lambda/shared/operation-specs/): its zod input schemas, the
+ * headers on every answer and whether it honours `Idempotency-Key`. No schema is imported here, so
+ * the middleware can use these types and constants without bundling any operation's schemas.
+ */
+import type * as z from 'zod/mini';
+import type { OperationId } from '../../lib/routes';
+
+export interface InputSchemas {
+  readonly path?: z.core.$ZodType;
+  readonly query?: z.core.$ZodType;
+  readonly body?: z.core.$ZodType;
+}
+
+export interface OperationSpec<S extends InputSchemas = InputSchemas> {
+  readonly operationId: OperationId | 'notFound';
+  readonly input: S;
+  /** Headers on every answer of the operation, errors included (e.g. `Deprecation` on getPet). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Honours `Idempotency-Key` (creating operations); runs after validation, so bad input never uses a key. */
+  readonly idempotent?: true;
+}
+
+/** `Idempotency-Key`: 1 to 255 visible ASCII characters; a replay within the window is answered from store. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
