@@ -113,4 +113,24 @@ describe('Idempotency-Key on POST /messages', () => {
     expect((await createPet(key, { name: 'Cross', categoryId: 1 })).status).toBe(201);
     expect((await api.call('POST', '/messages', { json: { message: 'cross' }, headers: { 'idempotency-key': key } })).status).toBe(202);
   });
+
+  test('creates and messages with keys, interleaved, are each saved under their own operation: every replay gets its original answer', async () => {
+    const pairs = Array.from({ length: 20 }, (_, index) => ({ pet: freshKey(), message: freshKey(), index }));
+    const sendMessage = (key: string, index: number) =>
+      api.call('POST', '/messages', { json: { message: `interleaved ${index}` }, headers: { 'idempotency-key': key } });
+    const firsts = await Promise.all(
+      pairs.map(async ({ pet, message, index }) => ({
+        pet: await createPet(pet, { name: `Interleaved ${index}`, categoryId: 2 }),
+        message: await sendMessage(message, index),
+      })),
+    );
+    for (const { pet, message, index } of pairs) {
+      const original = firsts[index] as (typeof firsts)[number];
+      expect([original.pet.status, original.message.status]).toEqual([201, 202]);
+      const petReplay = await createPet(pet, { name: `Interleaved ${index}`, categoryId: 2 });
+      const messageReplay = await sendMessage(message, index);
+      expect([petReplay.status, petReplay.headers.get('idempotent-replayed'), petReplay.json]).toEqual([201, 'true', original.pet.json]);
+      expect([messageReplay.status, messageReplay.headers.get('idempotent-replayed'), messageReplay.json]).toEqual([202, 'true', original.message.json]);
+    }
+  });
 });
