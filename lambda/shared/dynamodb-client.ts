@@ -1,4 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 
@@ -16,12 +16,36 @@ const positiveNumberFromEnv = (name: string, fallback: number): number => {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 };
 
+/**
+ * Settings the SDK would otherwise look up on the first request in ~/.aws/config and
+ * ~/.aws/credentials, fixed to what that lookup finds in Lambda — no such files, and the stack sets
+ * none of the AWS_* variables that would change them — so the first request skips the lookup and the
+ * bundle does not load `fs/promises` for it (lib/bundling.ts). `userAgentAppId` would be empty; it
+ * names the service in DynamoDB's request logs instead. Only in Lambda: the keys CLI and the local
+ * server keep the SDK's full lookup (profiles, a developer's own settings).
+ */
+const LAMBDA_SETTINGS = {
+  useDualstackEndpoint: false,
+  useFipsEndpoint: false,
+  accountIdEndpointMode: 'preferred',
+  authSchemePreference: [],
+  endpointDiscoveryEnabled: false,
+  defaultsMode: 'legacy',
+  disableClockSkewCorrection: false,
+  userAgentAppId: 'petstore',
+  // No AWS_ENDPOINT_URL(_DYNAMODB) and no profile `endpoint_url`: the regional endpoint, as before.
+  ignoreConfiguredEndpointUrls: true,
+} as const satisfies Partial<DynamoDBClientConfig>;
+
+const inLambda = (): boolean => process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
+
 export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT, region?: string): DynamoDBClient {
   // Agent *options*, not agents: the handler builds its keep-alive agents from them, and only for the
   // protocol in use — importing node:http here would cost every cold start ~30 ms (bench/, part 1)
   // for an agent that only local plain-HTTP endpoints need.
   const agentOptions = { keepAlive: true, maxSockets: 50 };
   return new DynamoDBClient({
+    ...(inLambda() ? LAMBDA_SETTINGS : {}),
     // Lambda always sets AWS_REGION; elsewhere (the keys CLI) the SDK's own chain finds the profile's.
     ...(region ?? process.env.AWS_REGION ? { region: region ?? process.env.AWS_REGION } : {}),
     // Only set locally (DynamoDB Local / dynalite); in AWS the regional endpoint is used.

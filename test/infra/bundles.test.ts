@@ -6,7 +6,7 @@
  */
 import { build } from 'esbuild';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +16,8 @@ import { ERROR_LINE } from './fixtures/logs-an-error';
 import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '../../lib/routes';
 import { tablesUsedBy, type FunctionName } from '../../lib/table-access';
 import { TABLES } from '../../lib/tables';
+import { storeEnvironment } from '../../local/local-store';
+import { freshTables } from '../support/local-dynamodb';
 import { PROJECT_ROOT } from './support/project-root';
 
 const run = promisify(execFile);
@@ -49,21 +51,24 @@ const RUN_BUNDLE = `
 const { handler } = require(process.env.BUNDLE_PATH);
 (async () => {
   const result = process.env.EVENT ? await handler(JSON.parse(process.env.EVENT), {}) : undefined;
-  process.stdout.write('\\n' + JSON.stringify({ handler: typeof handler, result }));
+  const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));
+  process.stdout.write('\\n' + JSON.stringify({ handler: typeof handler, result, builtins }));
 })();
 `;
 
 interface BundleRun {
   readonly handler: string;
   readonly result?: unknown;
+  /** Node's built-in modules loaded by the end of the run. */
+  readonly builtins: readonly string[];
   readonly logs: readonly Record<string, unknown>[];
 }
 
-async function runBundle(entry: string, event?: object): Promise<BundleRun> {
+async function runBundle(entry: string, event?: object, extraEnvironment: Record<string, string> = {}): Promise<BundleRun> {
   const outfile = bundles.get(entry) as string;
   const { stdout, stderr } = await run(process.execPath, ['--input-type=commonjs', '--eval', RUN_BUNDLE], {
     cwd: tmpdir(),
-    env: { ...lambdaEnvironment(entry), BUNDLE_PATH: outfile, ...(event ? { EVENT: JSON.stringify(event) } : {}) },
+    env: { ...lambdaEnvironment(entry), ...extraEnvironment, BUNDLE_PATH: outfile, ...(event ? { EVENT: JSON.stringify(event) } : {}) },
     timeout: 15_000,
   });
   const nonEmptyLines = (text: string): string[] => text.split('\n').filter((line) => line.trim() !== '');
@@ -126,4 +131,37 @@ it('a bundled function logs an error\'s stack with TypeScript source positions, 
   expect(error.location).toMatch(new RegExp(`logs-an-error\\.ts:${ERROR_LINE}$`));
   // No frame is left pointing into the minified bundle.
   expect(error.stack).not.toContain(LAMBDA_BUNDLE_FILE);
+}, 30_000);
+
+it('a bundled handler answers its first request from DynamoDB without reading AWS config files, loading neither fs/promises nor zlib', async () => {
+  const { endpoint, tableNames } = await freshTables();
+  // A config file that would be read (and would break the request) if the client looked for one.
+  const home = mkdtempSync(join(tmpdir(), 'petstore-home-'));
+  mkdirSync(join(home, '.aws'));
+  writeFileSync(join(home, '.aws', 'config'), '[default]\nendpoint_url = http://127.0.0.1:9\nuse_fips_endpoint = true\n');
+  try {
+    const event = {
+      version: '2.0',
+      routeKey: 'GET /v1/pets/{petId}',
+      rawPath: '/v1/pets/42',
+      rawQueryString: '',
+      headers: {},
+      pathParameters: { petId: '42' },
+      requestContext: { requestId: 'first', http: { method: 'GET', path: '/v1/pets/42' }, authorizer: { lambda: { authenticated: true, accountId: 'acct_bundle', keyId: 'key_bundle' } } },
+      isBase64Encoded: false,
+    };
+    const getPet = ROUTES.find((route) => route.operationId === 'getPet')?.entry as string;
+    const run = await runBundle(getPet, event, {
+      ...storeEnvironment(endpoint, tableNames),
+      AWS_LAMBDA_FUNCTION_NAME: 'PetStore-bundle-test-getPet',
+      HOME: home,
+    });
+    // A 404 from the table: the request really reached DynamoDB.
+    expect(run.result).toMatchObject({ statusCode: 404 });
+    expect(run.builtins).toContain('https');
+    expect(run.builtins).not.toContain('fs/promises');
+    expect(run.builtins).not.toContain('zlib');
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 }, 30_000);
