@@ -7,9 +7,9 @@
 import * as z from 'zod/mini';
 import type { OperationId } from '../routes';
 import { OPERATIONS as SPECS } from '../../lambda/shared/operations';
-import { Message } from '../../lambda/shared/schemas/message';
+import { Message } from '../../lambda/shared/schemas/message-response';
 import { LIST_LIMIT_MAX } from '../../lambda/shared/schemas/list-pets-query';
-import { Pet } from '../../lambda/shared/schemas/pet';
+import { Pet } from '../../lambda/shared/schemas/pet-response';
 import type { ErrorCode } from '../../lambda/shared/errors';
 import type { HeaderUse } from './responses';
 import type { Example } from './types';

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import type { Caller } from '../caller';
-import type { Message } from '../schemas/message';
+import type { Message } from '../schemas/message-response';
 import { putIfAbsent } from './put-if-absent';
 
 export interface MessageRepository {

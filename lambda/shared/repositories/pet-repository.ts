@@ -2,7 +2,8 @@ import { GetCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient } fr
 import { PETS_STATUS_INDEX } from '../../../lib/tables';
 import type { PageCursor } from '../page-cursor';
 import { newPetId } from '../pet-ids';
-import type { NewPet, Pet } from '../schemas/pet';
+import type { NewPet } from '../schemas/pet';
+import type { Pet } from '../schemas/pet-response';
 import { DEFAULT_PET_STATUS, type PetStatus } from '../schemas/pet-status';
 import { putIfAbsent } from './put-if-absent';
 
