@@ -19,7 +19,7 @@ const ENGAGED = 'petstore.idempotency.engaged';
  * original answer and stores nothing new. Powertools is engaged only when the header is present (see
  * `before`); the record's key comes from RequestScopedKeys below, the body is checked by Powertools.
  */
-const config = new IdempotencyConfig({
+const idempotencyConfig = (): IdempotencyConfig => new IdempotencyConfig({
   payloadValidationJmesPath: 'body',
   expiresAfterSeconds: IDEMPOTENCY_WINDOW_SECONDS,
   responseHook: (response) => {
@@ -62,10 +62,17 @@ class RequestScopedKeys extends DynamoDBPersistenceLayer {
  * refused as "in progress" would delete the record of the request that is actually running.
  */
 export const idempotentWrites = (operationId: string): MiddlewareObj<APIGatewayProxyEventV2, HttpResponse, Error, Context, Record<string, unknown>> => {
-  const store = new RequestScopedKeys({ tableName: tableName('idempotency'), awsSdkV3Client: dynamoDbClient() });
-  // Keys are per operation: Powertools would otherwise prefix them with the Lambda function name,
-  // which changes with every deployment and is the same for all operations in the local server.
-  const powertools = makeHandlerIdempotent({ persistenceStore: store, config, keyPrefix: operationId });
+  // Built on the first request with a key: requests without one never need it (saves ~0.5 ms of start).
+  let engaged: { readonly store: RequestScopedKeys; readonly middleware: ReturnType<typeof makeHandlerIdempotent> } | undefined;
+  const powertools = () => {
+    if (!engaged) {
+      const store = new RequestScopedKeys({ tableName: tableName('idempotency'), awsSdkV3Client: dynamoDbClient() });
+      // Keys are per operation: Powertools would otherwise prefix them with the Lambda function name,
+      // which changes with every deployment and is the same for all operations in the local server.
+      engaged = { store, middleware: makeHandlerIdempotent({ persistenceStore: store, config: idempotencyConfig(), keyPrefix: operationId }) };
+    }
+    return engaged;
+  };
   return {
     before: async (request) => {
       const key = request.event.headers['idempotency-key'];
@@ -77,16 +84,17 @@ export const idempotentWrites = (operationId: string): MiddlewareObj<APIGatewayP
       }
       const { caller } = request.context as ApiContext;
       if (!caller) throw new Error('idempotentWrites runs after requireCaller');
+      const { store, middleware } = powertools();
       store.useKey(request.event, caller.accountId, key);
-      const replay: unknown = await powertools.before?.(request as never);
+      const replay: unknown = await middleware.before?.(request as never);
       request.internal[OWNS_RECORD] = replay === undefined;
       return replay as HttpResponse | undefined;
     },
     after: async (request) => {
-      if (request.internal[ENGAGED] === true) await powertools.after?.(request as never);
+      if (request.internal[ENGAGED] === true) await powertools().middleware.after?.(request as never);
     },
     onError: async (request) => {
-      if (request.internal[OWNS_RECORD] === true) await powertools.onError?.(request as never);
+      if (request.internal[OWNS_RECORD] === true) await powertools().middleware.onError?.(request as never);
     },
   };
 };
