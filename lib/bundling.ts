@@ -36,14 +36,16 @@ export const LAMBDA_BUNDLE_OPTIONS = {
     // Lambda passes the role's credentials as environment variables: the SDK's default chain always
     // stops at its first link there, so only that link is bundled (same credentials, ~35 ms less).
     '@aws-sdk/credential-provider-node': './lambda/shared/env-credentials-provider.ts',
+    // DynamoDB streams no events; the SDK's dynamic import of the codec kept it in every bundle.
+    '@smithy/core/event-streams': './lambda/shared/bundle-shims/no-event-streams.ts',
     // `import('node:http')` would build the module's ES namespace (undici and more, ~30 ms).
-    'node:http': './lambda/shared/builtins/http.ts',
-    http: './lambda/shared/builtins/http.ts',
+    'node:http': './lambda/shared/bundle-shims/http.ts',
+    http: './lambda/shared/bundle-shims/http.ts',
     // Built-ins the SDK loads with its modules but Lambda calls never use: loaded on first call instead.
-    'node:zlib': './lambda/shared/builtins/zlib.ts',
-    zlib: './lambda/shared/builtins/zlib.ts',
-    'node:fs/promises': './lambda/shared/builtins/fs-promises.ts',
-    'fs/promises': './lambda/shared/builtins/fs-promises.ts',
+    'node:zlib': './lambda/shared/bundle-shims/zlib.ts',
+    zlib: './lambda/shared/bundle-shims/zlib.ts',
+    'node:fs/promises': './lambda/shared/bundle-shims/fs-promises.ts',
+    'fs/promises': './lambda/shared/bundle-shims/fs-promises.ts',
   },
 } satisfies BuildOptions;
 
