@@ -1,8 +1,9 @@
 /**
  * Part 3: the local API under load. autocannon drives the local server (its own process, see
- * api-server.ts) at a fixed concurrency for a bounded time; then the same operation is done directly
- * with the SDK against the same DynamoDB at the same concurrency. The API's throughput relative to
- * the direct one is what our gateway emulation, authorizer and middleware cost.
+ * api-server.ts) at a fixed concurrency for a bounded time, and the same operation is done directly
+ * with the SDK against the same DynamoDB at the same concurrency, the two alternating in slices. The
+ * API's throughput relative to the direct one is what our gateway emulation, authorizer and middleware
+ * cost.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
@@ -51,9 +52,21 @@ export async function startApiServer(environment: Record<string, string>): Promi
 }
 
 interface LoadOutcome {
-  readonly requestsPerSecond: number;
+  readonly requests: number;
+  readonly seconds: number;
   readonly p50: number;
   readonly p99: number;
+}
+
+/**
+ * Slices of one side, combined: throughput over their total time, and latency percentiles as the
+ * request-weighted mean of each slice's (autocannon reports percentiles, not samples).
+ */
+function combine(slices: readonly LoadOutcome[]): { requestsPerSecond: number; p50: number; p99: number } {
+  const requests = slices.reduce((sum, slice) => sum + slice.requests, 0);
+  const seconds = slices.reduce((sum, slice) => sum + slice.seconds, 0);
+  const weighted = (pick: (slice: LoadOutcome) => number) => slices.reduce((sum, slice) => sum + pick(slice) * slice.requests, 0) / Math.max(1, requests);
+  return { requestsPerSecond: requests / seconds, p50: weighted((slice) => slice.p50), p99: weighted((slice) => slice.p99) };
 }
 
 interface Scenario {
@@ -76,7 +89,9 @@ async function throughApi(origin: string, apiKey: string, scenario: Scenario, co
   if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
     throw new Error(`${scenario.label}: ${result.errors} errors, ${result.timeouts} timeouts, status codes ${JSON.stringify(result.statusCodeStats)}`);
   }
-  return { requestsPerSecond: result.requests.total / seconds, p50: result.latency.p50, p99: result.latency.p99 };
+  // Throughput over the time autocannon actually ran, from its own start and finish.
+  const elapsed = (result.finish.getTime() - result.start.getTime()) / 1000;
+  return { requests: result.requests.total, seconds: elapsed, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
 async function directly(scenario: Scenario, connections: number, seconds: number): Promise<LoadOutcome> {
@@ -91,7 +106,7 @@ async function directly(scenario: Scenario, connections: number, seconds: number
       }
     }),
   );
-  return { requestsPerSecond: latencies.length / seconds, p50: median(latencies), p99: percentile(latencies, 99) };
+  return { requests: latencies.length, seconds, p50: median(latencies), p99: percentile(latencies, 99) };
 }
 
 function scenarios(bench: BenchStore, db: DynamoDBDocumentClient, petId: number): Scenario[] {
@@ -125,7 +140,10 @@ export interface LoadResult {
   readonly checks: BudgetCheck[];
 }
 
-export async function runApiLoad(bench: BenchStore, petId: number, connections: number, seconds: number): Promise<LoadResult> {
+const SLICES_PER_SIDE = 2;
+
+/** `sliceSeconds`: whole seconds (autocannon's unit); each side runs SLICES_PER_SIDE of them. */
+export async function runApiLoad(bench: BenchStore, petId: number, connections: number, sliceSeconds: number): Promise<LoadResult> {
   const server = await startApiServer(bench.store.environment);
   const rows: string[][] = [];
   const checks: BudgetCheck[] = [];
@@ -134,8 +152,19 @@ export async function runApiLoad(bench: BenchStore, petId: number, connections: 
       // Short warm-ups: JIT on both sides, keep-alive sockets, the authorizer's key cache.
       await throughApi(server.origin, bench.apiKey, scenario, connections, 1);
       await directly(scenario, connections, 1);
-      const api = await throughApi(server.origin, bench.apiKey, scenario, connections, seconds);
-      const direct = await directly(scenario, connections, seconds);
+      // API and direct alternate in an A-B-B-A pattern of quarter slices, so a machine that speeds up or
+      // slows down during the run (shared VMs do) weighs on both sides alike.
+      const apiSlices: LoadOutcome[] = [];
+      const directSlices: LoadOutcome[] = [];
+      for (const apiFirst of Array.from({ length: SLICES_PER_SIDE }, (_, index) => index % 2 === 0)) {
+        const order = apiFirst ? ['api', 'direct'] : ['direct', 'api'];
+        for (const side of order) {
+          if (side === 'api') apiSlices.push(await throughApi(server.origin, bench.apiKey, scenario, connections, sliceSeconds));
+          else directSlices.push(await directly(scenario, connections, sliceSeconds));
+        }
+      }
+      const api = combine(apiSlices);
+      const direct = combine(directSlices);
       const share = api.requestsPerSecond / direct.requestsPerSecond;
       rows.push([
         scenario.label,
@@ -158,7 +187,7 @@ export async function runApiLoad(bench: BenchStore, petId: number, connections: 
   return {
     table: {
       title: 'Local API under load vs. the same operation directly with the SDK',
-      note: `${connections} connections (autocannon) / ${connections} concurrent SDK calls, ${seconds} s each, same DynamoDB engine, same run.`,
+      note: `${connections} connections (autocannon) / ${connections} concurrent SDK calls, ${SLICES_PER_SIDE * sliceSeconds} s per side in alternating slices of ${sliceSeconds} s (API, direct, direct, API), same DynamoDB engine, same run; p50/p99 are request-weighted means of the slices'.`,
       columns: ['operation', 'API req/s', 'API p50 / p99 ms', 'direct SDK req/s', 'direct p50 / p99 ms', 'API / direct'],
       rows,
     },
