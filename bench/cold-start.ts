@@ -136,7 +136,7 @@ export async function runColdStart(workDir: string, runs: number): Promise<ColdS
     }));
   return {
     table: {
-      title: 'Cold start (fresh node process importing the production bundle)',
+      title: 'Cold start (fresh node process loading the production bundle)',
       note: `Median of ${runs} interleaved runs each, process spawn to exit; bundles built with lib/bundling.ts.`,
       columns: ['function', 'bundle', 'gzip', 'median ms', 'over bare', 'ratio to bare'],
       rows: rows.map((row) => row.cells),
