@@ -40,9 +40,8 @@ const LAMBDA_SETTINGS = {
 const inLambda = (): boolean => process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
 
 export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT, region?: string): DynamoDBClient {
-  // Agent *options*, not agents: the handler builds its keep-alive agents from them, and only for the
-  // protocol in use — importing node:http here would cost every cold start ~30 ms (bench/, part 1)
-  // for an agent that only local plain-HTTP endpoints need.
+  // Agent *options*, not agents: the handler builds its keep-alive agent from them for the protocol
+  // in use only (HTTPS in AWS; plain HTTP only for local endpoints).
   const agentOptions = { keepAlive: true, maxSockets: 50 };
   return new DynamoDBClient({
     ...(inLambda() ? LAMBDA_SETTINGS : {}),
