@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { LAMBDA_BUNDLE_FILE, LAMBDA_BUNDLE_OPTIONS } from '../lib/bundling';
 import { functionEnvironment } from '../lib/function-environment';
-import { DEPLOYED_FUNCTIONS, tableEnvironmentOf } from './deployed-functions';
+import { DEPLOYED_FUNCTIONS, tableEnvironmentOf } from '../lib/deployed-functions';
 import type { BudgetCheck, Table } from './report';
 import { kib, median, ms } from './stats';
 

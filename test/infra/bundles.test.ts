@@ -11,32 +11,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { LAMBDA_BUNDLE_FILE, LAMBDA_BUNDLE_OPTIONS } from '../../lib/bundling';
+import { DEPLOYED_FUNCTIONS, tableEnvironmentOf } from '../../lib/deployed-functions';
 import { functionEnvironment } from '../../lib/function-environment';
-import { ERROR_LINE } from './fixtures/logs-an-error';
-import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '../../lib/routes';
-import { tablesUsedBy, type FunctionName } from '../../lib/table-access';
-import { TABLES } from '../../lib/tables';
+import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY } from '../../lib/routes';
 import { storeEnvironment } from '../../local/local-store';
 import { freshTables } from '../support/local-dynamodb';
+import { ERROR_LINE } from './fixtures/logs-an-error';
 import { PROJECT_ROOT } from './support/project-root';
 
 const run = promisify(execFile);
 
-const FUNCTIONS = new Map<string, FunctionName>([
-  [AUTHORIZER_ENTRY, 'authorizer'],
-  [NOT_FOUND_ENTRY, 'notFound'],
-  ...ROUTES.map((route): [string, FunctionName] => [route.entry, route.operationId]),
-]);
+const FUNCTIONS = new Map(DEPLOYED_FUNCTIONS.map(({ entry, name }) => [entry, name]));
 const ENTRIES = [...FUNCTIONS.keys()];
+/** Not a deployed function: it uses no table. */
 const LOGS_AN_ERROR_ENTRY = 'test/infra/fixtures/logs-an-error.ts';
 
 /** What Lambda provides (region), what the stack sets for every function, and this function's tables. */
-const lambdaEnvironment = (entry: string): Record<string, string> => ({
-  PATH: process.env.PATH ?? '',
-  AWS_REGION: 'eu-west-1',
-  ...functionEnvironment('ERROR'),
-  ...Object.fromEntries(tablesUsedBy(FUNCTIONS.get(entry) ?? 'notFound').map((key) => [TABLES[key].envVar, `bundle-test-${TABLES[key].baseName}`])),
-});
+const lambdaEnvironment = (entry: string): Record<string, string> => {
+  const name = FUNCTIONS.get(entry);
+  return {
+    PATH: process.env.PATH ?? '',
+    AWS_REGION: 'eu-west-1',
+    ...functionEnvironment('ERROR'),
+    ...(name ? tableEnvironmentOf(name, (baseName) => `bundle-test-${baseName}`) : {}),
+  };
+};
 
 let outDir: string;
 /** Entry → its bundle, built once before the tests. */
@@ -150,7 +149,7 @@ it('a bundled handler answers its first request from DynamoDB without reading AW
       requestContext: { requestId: 'first', http: { method: 'GET', path: '/v1/pets/42' }, authorizer: { lambda: { authenticated: true, accountId: 'acct_bundle', keyId: 'key_bundle' } } },
       isBase64Encoded: false,
     };
-    const getPet = ROUTES.find((route) => route.operationId === 'getPet')?.entry as string;
+    const getPet = DEPLOYED_FUNCTIONS.find((fn) => fn.name === 'getPet')?.entry as string;
     const run = await runBundle(getPet, event, {
       ...storeEnvironment(endpoint, tableNames),
       AWS_LAMBDA_FUNCTION_NAME: 'PetStore-bundle-test-getPet',

@@ -1,6 +1,6 @@
-import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from '../lib/routes';
-import { tablesUsedBy, type FunctionName } from '../lib/table-access';
-import { TABLES } from '../lib/tables';
+import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from './routes';
+import { tablesUsedBy, type FunctionName } from './table-access';
+import { TABLES } from './tables';
 
 export interface DeployedFunction {
   readonly name: FunctionName;
