@@ -1,6 +1,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { SERVICE_NAME } from '../../lib/function-environment';
 
 /**
  * Timeouts and retries are explicit so a slow or unreachable DynamoDB fails a request well inside the
@@ -32,7 +33,7 @@ const LAMBDA_SETTINGS = {
   endpointDiscoveryEnabled: false,
   defaultsMode: 'legacy',
   disableClockSkewCorrection: false,
-  userAgentAppId: 'petstore',
+  userAgentAppId: SERVICE_NAME,
   // No AWS_ENDPOINT_URL(_DYNAMODB) and no profile `endpoint_url`: the regional endpoint, as before.
   ignoreConfiguredEndpointUrls: true,
 } as const satisfies Partial<DynamoDBClientConfig>;

@@ -1,4 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { SERVICE_NAME } from '../../lib/function-environment';
 
 export type LogLevel = 'warn' | 'error';
 
@@ -12,7 +13,7 @@ let loading: Promise<Logger> | undefined;
  */
 export function logger(): Promise<Logger> {
   loading ??= import('@aws-lambda-powertools/logger').then(
-    ({ Logger: PowertoolsLogger }) => new PowertoolsLogger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'petstore' }),
+    ({ Logger: PowertoolsLogger }) => new PowertoolsLogger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME }),
   );
   return loading;
 }
