@@ -140,7 +140,9 @@ export interface LoadResult {
   readonly checks: BudgetCheck[];
 }
 
-const SLICES_PER_SIDE = 2;
+type Side = 'api' | 'direct';
+const SLICE_ORDER: readonly Side[] = ['api', 'direct', 'direct', 'api'];
+const SLICES_PER_SIDE = SLICE_ORDER.length / 2;
 
 /** `sliceSeconds`: whole seconds (autocannon's unit); each side runs SLICES_PER_SIDE of them. */
 export async function runApiLoad(bench: BenchStore, petId: number, connections: number, sliceSeconds: number): Promise<LoadResult> {
@@ -152,19 +154,14 @@ export async function runApiLoad(bench: BenchStore, petId: number, connections: 
       // Short warm-ups: JIT on both sides, keep-alive sockets, the authorizer's key cache.
       await throughApi(server.origin, bench.apiKey, scenario, connections, 1);
       await directly(scenario, connections, 1);
-      // API and direct alternate in an A-B-B-A pattern of quarter slices, so a machine that speeds up or
-      // slows down during the run (shared VMs do) weighs on both sides alike.
-      const apiSlices: LoadOutcome[] = [];
-      const directSlices: LoadOutcome[] = [];
-      for (const apiFirst of Array.from({ length: SLICES_PER_SIDE }, (_, index) => index % 2 === 0)) {
-        const order = apiFirst ? ['api', 'direct'] : ['direct', 'api'];
-        for (const side of order) {
-          if (side === 'api') apiSlices.push(await throughApi(server.origin, bench.apiKey, scenario, connections, sliceSeconds));
-          else directSlices.push(await directly(scenario, connections, sliceSeconds));
-        }
+      // API and direct alternate in an A-B-B-A pattern, so a machine that speeds up or slows down
+      // during the run (shared VMs do) weighs on both sides alike.
+      const slices: Record<Side, LoadOutcome[]> = { api: [], direct: [] };
+      for (const side of SLICE_ORDER) {
+        slices[side].push(side === 'api' ? await throughApi(server.origin, bench.apiKey, scenario, connections, sliceSeconds) : await directly(scenario, connections, sliceSeconds));
       }
-      const api = combine(apiSlices);
-      const direct = combine(directSlices);
+      const api = combine(slices.api);
+      const direct = combine(slices.direct);
       const share = api.requestsPerSecond / direct.requestsPerSecond;
       rows.push([
         scenario.label,
@@ -187,7 +184,7 @@ export async function runApiLoad(bench: BenchStore, petId: number, connections: 
   return {
     table: {
       title: 'Local API under load vs. the same operation directly with the SDK',
-      note: `${connections} connections (autocannon) / ${connections} concurrent SDK calls, ${SLICES_PER_SIDE * sliceSeconds} s per side in alternating slices of ${sliceSeconds} s (API, direct, direct, API), same DynamoDB engine, same run; p50/p99 are request-weighted means of the slices'.`,
+      note: `${connections} connections (autocannon) / ${connections} concurrent SDK calls, ${SLICES_PER_SIDE * sliceSeconds} s per side in alternating slices of ${sliceSeconds} s (${SLICE_ORDER.map((side) => (side === 'api' ? 'API' : side)).join(', ')}), same DynamoDB engine, same run; p50/p99 are request-weighted means of the slices'.`,
       columns: ['operation', 'API req/s', 'API p50 / p99 ms', 'direct SDK req/s', 'direct p50 / p99 ms', 'API / direct'],
       rows,
     },
