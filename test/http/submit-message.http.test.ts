@@ -1,4 +1,4 @@
-import { startTestApi, expectError, type TestApi } from '../support/test-api';
+import { startTestApi, expectError, expectRefusedUnchanged, type TestApi } from '../support/test-api';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -87,18 +87,11 @@ describe('POST /messages refuses bad input with 400 and stores nothing', () => {
   ];
 
   test.each(cases)('%s', async (_label, send, code, message) => {
-    const before = await api.scan('messages');
-    const answer = await send();
-    expectError(answer, 400, code);
-    expect((answer.json as { message: string }).message).toMatch(message);
-    expect(await api.scan('messages')).toEqual(before);
+    await expectRefusedUnchanged(api, 'messages', send, { status: 400, code, message });
   });
 
   test('a 1 MB body answers 413 payload_too_large', async () => {
-    const before = await api.scan('messages');
-    const answer = await submit({ message: 'x'.repeat(1024 * 1024) });
-    expectError(answer, 413, 'payload_too_large');
-    expect(await api.scan('messages')).toEqual(before);
+    await expectRefusedUnchanged(api, 'messages', () => submit({ message: 'x'.repeat(1024 * 1024) }), { status: 413, code: 'payload_too_large' });
   });
 });
 

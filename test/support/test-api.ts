@@ -122,3 +122,19 @@ export function expectError(answer: ApiAnswer, status: number, code: string): vo
   expect(Object.keys(answer.json as object).sort()).toEqual(['code', 'message', 'status']);
   expect((answer.json as { message: string }).message.length).toBeGreaterThan(0);
 }
+
+export interface Refusal {
+  readonly status: number;
+  readonly code: string;
+  /** What the error's message must say, when it matters. */
+  readonly message?: RegExp;
+}
+
+/** A request that must be refused: the spec's error body, and `table` exactly as it was before. */
+export async function expectRefusedUnchanged(api: TestApi, table: keyof TableNames, send: () => Promise<ApiAnswer>, refusal: Refusal): Promise<void> {
+  const before = await api.scan(table);
+  const answer = await send();
+  expectError(answer, refusal.status, refusal.code);
+  if (refusal.message) expect((answer.json as { message: string }).message).toMatch(refusal.message);
+  expect(await api.scan(table)).toEqual(before);
+}
