@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ulid } from 'ulid';
 import type { Caller } from '../caller';
+import { newMessageId } from '../message-ids';
 import type { Message } from '../schemas/message-response';
 import { putIfAbsent } from './put-if-absent';
 
@@ -17,8 +17,7 @@ export class DynamoMessageRepository implements MessageRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    /** ULIDs: sortable by creation time, 80 random bits per millisecond, no coordination needed. */
-    private readonly nextId: () => string = ulid,
+    private readonly nextId: () => string = newMessageId,
   ) {}
 
   async enqueue(text: string, caller: Caller): Promise<Message> {
