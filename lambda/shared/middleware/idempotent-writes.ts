@@ -16,10 +16,10 @@ const OWNS_RECORD = 'petstore.idempotency.ownsRecord';
 const ENGAGED = 'petstore.idempotency.engaged';
 
 /**
- * Powertools checks the body with a JMESPath search twice a request (when it starts and when its
- * answer is saved), and every search builds an interpreter that walks the functions' whole class
- * chain again to list them (≈ 4 µs each in a tight loop; createPet with a key 10–25 µs faster in
- * place, interleaved runs of bench/ part 2). The list never changes: walk it once.
+ * Powertools finds the body for its payload check with a JMESPath search, and every search builds an
+ * interpreter that walks the functions' whole class chain again to list them (≈ 4 µs a search in a
+ * tight loop; createPet with a key 10–25 µs faster in place, interleaved runs of bench/ part 2). The
+ * list never changes: walk it once.
  * The walk calls this method on each prototype of the chain too; only the instance has `methods`.
  */
 class IntrospectedOnce extends PowertoolsFunctions {
