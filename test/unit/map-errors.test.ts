@@ -1,5 +1,5 @@
 import { ApiError } from '../../lambda/shared/errors';
-import { toApiError } from '../../lambda/shared/middleware/map-errors';
+import { classify } from '../../lambda/shared/middleware/map-errors';
 
 beforeAll(() => {
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
@@ -17,34 +17,33 @@ describe('what a client sees for each kind of failure', () => {
     ['a request timeout', sdkError('TimeoutError', {})],
     ['the idempotency store failing', sdkError('IdempotencyPersistenceLayerError', {})],
   ])('%s is 503 service_unavailable with Retry-After', (_label, error) => {
-    expect(toApiError(error)).toMatchObject({ status: 503, code: 'service_unavailable', headers: { 'retry-after': '1' } });
+    expect(classify(error).apiError).toMatchObject({ status: 503, code: 'service_unavailable', headers: { 'retry-after': '1' } });
   });
 
   test('a DynamoDB client error (our bug, e.g. a bad expression) is 500 internal_error without internals', () => {
-    const mapped = toApiError(sdkError('ValidationException', { $fault: 'client', $metadata: { httpStatusCode: 400 }, message: 'Invalid ProjectionExpression: secret detail' }));
+    const mapped = classify(sdkError('ValidationException', { $fault: 'client', $metadata: { httpStatusCode: 400 }, message: 'Invalid ProjectionExpression: secret detail' })).apiError;
     expect(mapped).toMatchObject({ status: 500, code: 'internal_error', message: 'internal error' });
   });
 
   test('anything thrown that is not an Error is 500 internal_error', () => {
-    expect(toApiError('boom')).toMatchObject({ status: 500, code: 'internal_error' });
+    expect(classify('boom').apiError).toMatchObject({ status: 500, code: 'internal_error' });
   });
 
   test('an ApiError passes through unchanged', () => {
     const error = new ApiError(404, 'not_found', 'no pet');
-    expect(toApiError(error)).toBe(error);
+    expect(classify(error).apiError).toBe(error);
   });
 
   test.each([
     ['IdempotencyAlreadyInProgressError', 409, 'idempotency_in_progress'],
     ['IdempotencyValidationError', 422, 'idempotency_key_reused'],
   ])('%s is %i %s', (name, status, code) => {
-    expect(toApiError(sdkError(name, {}))).toMatchObject({ status, code });
+    expect(classify(sdkError(name, {})).apiError).toMatchObject({ status, code });
   });
 });
 
 describe('what gets logged', () => {
-  test('failures on our side are logged with where they happened; client mistakes are not', async () => {
-    const { classify } = await import('../../lambda/shared/middleware/map-errors');
+  test('failures on our side are logged with where they happened; client mistakes are not', () => {
     const where = { operation: 'getPet', requestId: 'r1' };
     expect(classify(sdkError('TimeoutError', {}), where).log).toMatchObject({ level: 'warn', fields: { ...where, errorName: 'TimeoutError' } });
     expect(classify(new Error('bug'), where).log).toMatchObject({ level: 'error', message: 'unhandled error', fields: where });

@@ -102,8 +102,6 @@ export function classify(error: unknown, where: Record<string, unknown> = {}): C
   };
 }
 
-export const toApiError = (error: unknown): ApiError => classify(error).apiError;
-
 export function errorResponse(error: ApiError): HttpResponse {
   return jsonResponse(error.status, { code: error.code, message: error.message, status: error.status }, { ...error.headers });
 }
