@@ -26,12 +26,13 @@ export interface TableAccess {
 export type FunctionName = OperationId | 'authorizer' | 'notFound';
 
 /**
- * Creating operations honour `Idempotency-Key` through Powertools' DynamoDB persistence layer, which
- * reads, writes, updates and deletes its own records.
+ * Creating operations honour `Idempotency-Key` with a record per key, written by conditional puts
+ * and read back by duplicates (lambda/shared/repositories/write-once.ts); records are never updated
+ * or deleted in place: TTL removes them.
  */
 const IDEMPOTENCY_RECORDS: TableAccess = {
   table: 'idempotency',
-  actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+  actions: ['dynamodb:GetItem', 'dynamodb:PutItem'],
 };
 
 export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableAccess[]>> = {

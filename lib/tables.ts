@@ -54,7 +54,7 @@ export const TABLES = {
     envVar: 'API_KEYS_TABLE_NAME',
     partitionKey: { name: 'keyHash', type: 'S' },
   },
-  /** Powertools idempotency records (its default attribute names: `id`, `expiration`, …). */
+  /** One record per `Idempotency-Key` claim (lambda/shared/repositories/write-once.ts); TTL removes it after the window. */
   idempotency: {
     baseName: 'idempotency',
     envVar: 'IDEMPOTENCY_TABLE_NAME',

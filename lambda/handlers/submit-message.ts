@@ -1,16 +1,14 @@
 import { tableName } from '../shared/config';
 import { documentClient } from '../shared/dynamodb-client';
 import { httpHandler } from '../shared/http-handler';
-import { idempotentWrites } from '../shared/middleware/idempotent-writes';
 import { jsonResponse } from '../shared/http-response';
+import { replayMarked } from '../shared/idempotency';
 import { SUBMIT_MESSAGE } from '../shared/operation-specs/submit-message';
 import { DynamoMessageRepository } from '../shared/repositories/message-repository';
 
-const messages = new DynamoMessageRepository(documentClient(), tableName('messages'));
+const messages = new DynamoMessageRepository(documentClient(), tableName('messages'), undefined, tableName('idempotency'));
 
-/** POST /messages — 202 Accepted: the message is stored with status `queued`. */
-export const handler = httpHandler(
-  SUBMIT_MESSAGE,
-  async ({ body, caller }) => jsonResponse(202, await messages.enqueue(body.message, caller)),
-  idempotentWrites,
+/** POST /messages — 202 Accepted: the message is stored with status `queued`; once per `Idempotency-Key`. */
+export const handler = httpHandler(SUBMIT_MESSAGE, async ({ body, caller, idempotency }) =>
+  replayMarked(await messages.enqueueOnce(body.message, caller, (message) => jsonResponse(202, message), idempotency)),
 );

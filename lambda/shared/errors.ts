@@ -9,7 +9,6 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'unauthorized'
   | 'not_found'
-  | 'idempotency_in_progress'
   | 'idempotency_key_reused'
   | 'payload_too_large'
   | 'service_unavailable'
@@ -33,3 +32,5 @@ export const serviceUnavailable = (): ApiError =>
 
 export const invalidRequest = (message: string): ApiError => new ApiError(400, 'invalid_request', message);
 export const notFound = (message: string): ApiError => new ApiError(404, 'not_found', message);
+export const idempotencyKeyReused = (): ApiError =>
+  new ApiError(422, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different request body');

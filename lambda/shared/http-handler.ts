@@ -6,9 +6,10 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import type { Caller } from './caller';
 import type { HttpResponse } from './http-response';
+import type { IdempotencyClaim } from './idempotency';
 import type { InputSchemas, OperationSpec } from './operation-spec';
 import { addHeaders } from './middleware/add-headers';
-import type { IdempotentWrites } from './middleware/idempotent-writes';
+import { idempotencyKey } from './middleware/idempotency-key';
 import { limitBodySize } from './middleware/limit-body-size';
 import { mapErrors } from './middleware/map-errors';
 import { requireCaller } from './middleware/require-caller';
@@ -18,6 +19,8 @@ import { validateInput } from './middleware/validate-input';
 export interface ApiContext extends Context {
   caller?: Caller;
   input?: { path: unknown; query: unknown; body: unknown };
+  /** Set when a creating operation's request carries `Idempotency-Key`. */
+  idempotency?: IdempotencyClaim;
 }
 
 type Parsed<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
@@ -30,15 +33,9 @@ export interface OperationInput<S extends InputSchemas> {
   readonly query: Parsed<S['query']>;
   readonly body: Parsed<S['body']>;
   readonly event: APIGatewayProxyEventV2;
+  /** Present when the request carries `Idempotency-Key` (operations whose spec is `idempotent`). */
+  readonly idempotency?: IdempotencyClaim;
 }
-
-/**
- * Idempotency (Powertools, JMESPath, its persistence layer: about a fifth of a bundle) is handed in
- * by the creating operations instead of being imported here, so read handlers and the not-found
- * function neither bundle nor load it. The type makes it required exactly when the spec says
- * `idempotent: true`, and the factory refuses to build such a handler without it.
- */
-type IdempotencyArgument<Spec extends OperationSpec> = Spec extends { idempotent: true } ? [idempotentWrites: IdempotentWrites] : [];
 
 /**
  * The only way to build an HTTP handler, so none can skip auth or error mapping. Middleware order
@@ -49,24 +46,21 @@ type IdempotencyArgument<Spec extends OperationSpec> = Spec extends { idempotent
 export function httpHandler<const Spec extends OperationSpec>(
   spec: Spec,
   operation: (input: OperationInput<Spec['input']>) => Promise<HttpResponse>,
-  ...idempotency: IdempotencyArgument<Spec>
 ) {
   type S = Spec['input'];
-  const idempotentWrites = (idempotency as [IdempotentWrites?])[0];
-  if (spec.idempotent && !idempotentWrites) throw new Error(`${spec.operationId} is idempotent: pass idempotentWrites to httpHandler`);
   const handler = middy<APIGatewayProxyEventV2, HttpResponse, Error, ApiContext>({ timeoutEarlyInMillis: 0 })
     .use(requireCaller())
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer());
   if (spec.input.body) handler.use(limitBodySize()).use(httpJsonBodyParser());
   handler.use(validateInput(spec.input));
-  if (spec.idempotent && idempotentWrites) handler.use(idempotentWrites(spec.operationId));
+  if (spec.idempotent && spec.operationId !== 'notFound') handler.use(idempotencyKey(spec.operationId));
   return handler
     .use(addHeaders(spec.headers ?? {}))
     .use(mapErrors(spec.operationId))
     .handler(async (event, context) => {
-      const { caller, input } = context;
+      const { caller, input, idempotency } = context;
       if (!caller || !input) throw new Error('middleware did not run');
-      return operation({ caller, event, ...(input as Pick<OperationInput<S>, 'path' | 'query' | 'body'>) });
+      return operation({ caller, event, ...(input as Pick<OperationInput<S>, 'path' | 'query' | 'body'>), ...(idempotency ? { idempotency } : {}) });
     });
 }

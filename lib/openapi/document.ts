@@ -49,14 +49,14 @@ function serversOf(api: ApiName): Server[] {
   ];
 }
 
-/** Mirrors the check in lambda/shared/middleware/idempotent-writes.ts (answers 400 otherwise). */
+/** Mirrors the check in lambda/shared/middleware/idempotency-key.ts (answers 400 otherwise). */
 const IDEMPOTENCY_KEY: Parameter = {
   name: 'Idempotency-Key',
   in: 'header',
   description:
     `Makes a retry safe: within ${IDEMPOTENCY_WINDOW_SECONDS / 3600} hours, a request from the same account with the same key ` +
-    'and body gets the first answer (with `Idempotent-Replayed: true`) and stores nothing new; the same key with another body ' +
-    'answers 422, and while the first request is still running 409. Keys are per account and per operation.',
+    'and body gets the first answer (with `Idempotent-Replayed: true`) and stores nothing new — also while the first request is ' +
+    'still running, or after it failed part-way; the same key with another body answers 422. Keys are per account and per operation.',
   required: false,
   schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
   example: '4f1c2b7e-0d9a-4e8b-9a51-3c2f1e6d7a80',

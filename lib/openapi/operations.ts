@@ -124,7 +124,7 @@ export function errorCodesOf(docs: OperationDocs): ErrorCode[] {
     'invalid_request',
     'unauthorized',
     ...(docs.input.body ? (['invalid_json', 'unsupported_media_type', 'payload_too_large'] as const) : []),
-    ...(docs.idempotent ? (['idempotency_in_progress', 'idempotency_key_reused'] as const) : []),
+    ...(docs.idempotent ? (['idempotency_key_reused'] as const) : []),
     ...(docs.errors ?? []),
     'internal_error',
     'service_unavailable',

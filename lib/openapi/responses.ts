@@ -63,7 +63,6 @@ const REASONS: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   404: 'Not Found',
-  409: 'Conflict',
   413: 'Content Too Large',
   422: 'Unprocessable Content',
   500: 'Internal Server Error',
@@ -73,7 +72,6 @@ const REASONS: Record<number, string> = {
 /** Headers the error middleware adds to an error of this status (ApiError.headers). */
 const ERROR_HEADERS: Record<number, HeaderUse> = {
   401: { 'WWW-Authenticate': true },
-  409: { 'Retry-After': true },
   503: { 'Retry-After': true },
 };
 

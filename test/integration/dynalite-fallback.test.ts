@@ -4,6 +4,7 @@
  * dynalite too, so the fallback cannot silently break.
  */
 import { issueApiKey } from '../../lambda/shared/api-keys';
+import { claimFor } from '../../lambda/shared/idempotency';
 import { createDocumentClient } from '../../lambda/shared/dynamodb-client';
 import { DynamoApiKeyRepository } from '../../lambda/shared/repositories/api-key-repository';
 import { DynamoMessageRepository } from '../../lambda/shared/repositories/message-repository';
@@ -60,4 +61,20 @@ test('API keys and messages: store, look up, revoke, enqueue', async () => {
 
   const message = await new DynamoMessageRepository(db, tables.messages).enqueue('hello 👋', { accountId: 'acct_f', keyId: 'key_f' });
   expect(message).toMatchObject({ message: 'hello 👋', status: 'queued' });
+});
+
+test('Idempotency-Key writes: claim, repeat, a taken id moved to a fresh one, a refused body', async () => {
+  const body = { name: 'keyed', categoryId: 2 };
+  const once = claimFor('createPet', 'acct_f', 'fallback-key', body);
+  const ids = [101, 101, 102];
+  const pets = new DynamoPetRepository(db, tables.pets, () => ids.shift() as number, tables.idempotency);
+  await pets.create({ name: 'holder', categoryId: 2 }); // takes 101
+  const respond = (pet: { id: number }) => ({ id: pet.id });
+  const first = await pets.createOnce(body, respond, once);
+  expect(first).toEqual({ answer: { id: 102 }, replayed: false });
+  expect(await pets.createOnce(body, respond, once)).toEqual({ answer: { id: 102 }, replayed: true });
+  await expect(pets.createOnce({ name: 'other', categoryId: 2 }, respond, claimFor('createPet', 'acct_f', 'fallback-key', { name: 'other', categoryId: 2 }))).rejects.toMatchObject({
+    status: 422,
+  });
+  expect(await pets.get(102)).toMatchObject({ name: 'keyed' });
 });

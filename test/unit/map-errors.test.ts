@@ -15,7 +15,6 @@ describe('what a client sees for each kind of failure', () => {
     ['a DynamoDB server error', sdkError('InternalServerError', { $fault: 'server', $metadata: { httpStatusCode: 500 } })],
     ['a transport failure (no HTTP answer)', sdkError('Error', { $metadata: { attempts: 3, totalRetryDelay: 120 } })],
     ['a request timeout', sdkError('TimeoutError', {})],
-    ['the idempotency store failing', sdkError('IdempotencyPersistenceLayerError', {})],
   ])('%s is 503 service_unavailable with Retry-After', (_label, error) => {
     expect(classify(error).apiError).toMatchObject({ status: 503, code: 'service_unavailable', headers: { 'retry-after': '1' } });
   });
@@ -34,12 +33,6 @@ describe('what a client sees for each kind of failure', () => {
     expect(classify(error).apiError).toBe(error);
   });
 
-  test.each([
-    ['IdempotencyAlreadyInProgressError', 409, 'idempotency_in_progress'],
-    ['IdempotencyValidationError', 422, 'idempotency_key_reused'],
-  ])('%s is %i %s', (name, status, code) => {
-    expect(classify(sdkError(name, {})).apiError).toMatchObject({ status, code });
-  });
 });
 
 describe('what gets logged', () => {

@@ -40,24 +40,6 @@ function isUnavailable(error: unknown): boolean {
   return $metadata !== undefined && $metadata.httpStatusCode === undefined;
 }
 
-/** Powertools idempotency outcomes a client must see (matched by name: no import on this path). */
-function fromIdempotency(errorName: string): ApiError | undefined {
-  switch (errorName) {
-    case 'IdempotencyAlreadyInProgressError':
-      return new ApiError(409, 'idempotency_in_progress', 'a request with this Idempotency-Key is still being processed; retry shortly', {
-        'retry-after': '1',
-      });
-    case 'IdempotencyValidationError':
-      return new ApiError(422, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different request body');
-    case 'IdempotencyPersistenceLayerError':
-    case 'IdempotencyInconsistentStateError':
-    case 'IdempotencyUnknownError':
-      return serviceUnavailable();
-    default:
-      return undefined;
-  }
-}
-
 /** Translates Middy's body parser errors: the spec wants 400 where Middy says 415 or 422. */
 function fromMiddy(error: MiddyHttpError): ApiError {
   if (error.statusCode === 415) {
@@ -87,12 +69,6 @@ export function classify(error: unknown, where: Record<string, unknown> = {}): C
   if (error instanceof ApiError) return { apiError: error };
   if (isMiddyHttpError(error) && error.statusCode >= 400 && error.statusCode < 500) return { apiError: fromMiddy(error) };
   const name = typeof error === 'object' && error !== null ? String((error as { name?: unknown }).name) : typeof error;
-  const idempotency = fromIdempotency(name);
-  if (idempotency) {
-    return idempotency.status === 503
-      ? { apiError: idempotency, log: { level: 'warn', message: 'idempotency store unavailable', fields: { ...where, errorName: name } } }
-      : { apiError: idempotency };
-  }
   if (isUnavailable(error)) {
     return { apiError: serviceUnavailable(), log: { level: 'warn', message: 'dependency unavailable', fields: { ...where, errorName: name } } };
   }

@@ -1,11 +1,15 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../caller';
+import type { IdempotencyClaim } from '../idempotency';
 import { newMessageId } from '../message-ids';
 import type { Message } from '../schemas/message-response';
 import { putIfAbsent } from './put-if-absent';
+import { writeOnce, type Written } from './write-once';
 
 export interface MessageRepository {
   enqueue(text: string, caller: Caller): Promise<Message>;
+  /** Enqueues once per claim (`Idempotency-Key`), like PetRepository.createOnce. */
+  enqueueOnce<A>(text: string, caller: Caller, answerFor: (message: Message) => A, claim: IdempotencyClaim | undefined): Promise<Written<A>>;
 }
 
 const MAX_ENQUEUE_ATTEMPTS = 3;
@@ -14,19 +18,35 @@ const MAX_ENQUEUE_ATTEMPTS = 3;
 type MessageItem = Message & { accountId: string; keyId: string };
 
 export class DynamoMessageRepository implements MessageRepository {
+  /** `idempotencyTable` is needed by enqueueOnce only. */
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly nextId: () => string = newMessageId,
+    private readonly idempotencyTable?: string,
   ) {}
+
+  #newItem(text: string, caller: Caller): { message: Message; item: MessageItem } {
+    const message: Message = { id: this.nextId(), message: text, status: 'queued', createdAt: new Date().toISOString() };
+    return { message, item: { ...message, accountId: caller.accountId, keyId: caller.keyId } };
+  }
 
   async enqueue(text: string, caller: Caller): Promise<Message> {
     // A taken id (two ULIDs alike: practically never) gets a fresh one; nothing is ever overwritten.
     for (let attempt = 1; attempt <= MAX_ENQUEUE_ATTEMPTS; attempt++) {
-      const message: Message = { id: this.nextId(), message: text, status: 'queued', createdAt: new Date().toISOString() };
-      const item: MessageItem = { ...message, accountId: caller.accountId, keyId: caller.keyId };
+      const { message, item } = this.#newItem(text, caller);
       if ((await putIfAbsent(this.db, this.tableName, 'id', item)) === 'stored') return message;
     }
     throw new Error(`no free message id after ${MAX_ENQUEUE_ATTEMPTS} attempts`);
+  }
+
+  async enqueueOnce<A>(text: string, caller: Caller, answerFor: (message: Message) => A, claim: IdempotencyClaim | undefined): Promise<Written<A>> {
+    if (!claim) return { answer: answerFor(await this.enqueue(text, caller)), replayed: false };
+    if (!this.idempotencyTable) throw new Error('DynamoMessageRepository was built without its idempotency table');
+    const target = { db: this.db, tableName: this.tableName, keyName: 'id', recordsTable: this.idempotencyTable };
+    return writeOnce(target, claim, () => {
+      const { message, item } = this.#newItem(text, caller);
+      return { item, answer: answerFor(message) };
+    });
   }
 }

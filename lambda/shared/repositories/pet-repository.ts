@@ -1,11 +1,13 @@
 import { GetCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PETS_STATUS_INDEX } from '../../../lib/tables';
+import type { IdempotencyClaim } from '../idempotency';
 import type { PageCursor } from '../page-cursor';
 import { newPetId } from '../pet-ids';
 import type { NewPet } from '../schemas/pet';
 import type { Pet } from '../schemas/pet-response';
 import { DEFAULT_PET_STATUS, type PetStatus } from '../schemas/pet-status';
 import { putIfAbsent } from './put-if-absent';
+import { writeOnce, type Written } from './write-once';
 
 export interface PetPage {
   readonly pets: Pet[];
@@ -21,6 +23,11 @@ export interface ListPetsOptions {
 
 export interface PetRepository {
   create(pet: NewPet): Promise<Pet>;
+  /**
+   * Creates the pet once per claim (`Idempotency-Key`): a repeat answers what `answerFor` answered
+   * the first time, whatever became of the first request. Without a claim, a plain create.
+   */
+  createOnce<A>(pet: NewPet, answerFor: (pet: Pet) => A, claim: IdempotencyClaim | undefined): Promise<Written<A>>;
   get(id: number): Promise<Pet | undefined>;
   list(options: ListPetsOptions): Promise<PetPage>;
 }
@@ -42,24 +49,40 @@ const toPet = (item: Record<string, unknown>): Pet => {
 };
 
 export class DynamoPetRepository implements PetRepository {
+  /** `idempotencyTable` is needed by createOnce only. */
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly nextId: () => number = newPetId,
+    private readonly idempotencyTable?: string,
   ) {}
+
+  #newItem(newPet: NewPet): PetItem {
+    return {
+      id: this.nextId(),
+      name: newPet.name,
+      categoryId: newPet.categoryId,
+      status: newPet.status ?? DEFAULT_PET_STATUS,
+      createdAt: new Date().toISOString(),
+    };
+  }
 
   async create(newPet: NewPet): Promise<Pet> {
     for (let attempt = 1; attempt <= MAX_CREATE_ATTEMPTS; attempt++) {
-      const pet: Pet = {
-        id: this.nextId(),
-        name: newPet.name,
-        categoryId: newPet.categoryId,
-        status: newPet.status ?? DEFAULT_PET_STATUS,
-      };
-      const item: PetItem = { ...pet, createdAt: new Date().toISOString() };
-      if ((await putIfAbsent(this.db, this.tableName, 'id', item)) === 'stored') return pet;
+      const item = this.#newItem(newPet);
+      if ((await putIfAbsent(this.db, this.tableName, 'id', item)) === 'stored') return toPet(item);
     }
     throw new Error(`no free pet id after ${MAX_CREATE_ATTEMPTS} attempts`);
+  }
+
+  async createOnce<A>(newPet: NewPet, answerFor: (pet: Pet) => A, claim: IdempotencyClaim | undefined): Promise<Written<A>> {
+    if (!claim) return { answer: answerFor(await this.create(newPet)), replayed: false };
+    if (!this.idempotencyTable) throw new Error('DynamoPetRepository was built without its idempotency table');
+    const target = { db: this.db, tableName: this.tableName, keyName: 'id', recordsTable: this.idempotencyTable };
+    return writeOnce(target, claim, () => {
+      const item = this.#newItem(newPet);
+      return { item, answer: answerFor(toPet(item)) };
+    });
   }
 
   async get(id: number): Promise<Pet | undefined> {

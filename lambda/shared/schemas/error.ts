@@ -34,15 +34,10 @@ export const ERROR_CODES = {
     example: 'missing API key: send the header `Authorization: Bearer <API_KEY>`',
   },
   not_found: { status: 404, when: 'No animal with that id, or no such route.', example: 'no pet has the id 42' },
-  idempotency_in_progress: {
-    status: 409,
-    when: 'A request with the same `Idempotency-Key` is still being processed; retry after `Retry-After` seconds.',
-    example: 'a request with this Idempotency-Key is still being processed; retry shortly',
-  },
   payload_too_large: { status: 413, when: 'The body exceeds 256 KiB.', example: 'request body exceeds 262144 bytes' },
   idempotency_key_reused: {
     status: 422,
-    when: 'The `Idempotency-Key` was already used with a different body.',
+    when: 'The `Idempotency-Key` was already used (same account, same operation) with a different body.',
     example: 'this Idempotency-Key was already used with a different request body',
   },
   internal_error: { status: 500, when: 'A bug on our side; the body never contains internals.', example: 'internal error' },

@@ -1,0 +1,131 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { idempotencyKeyReused } from '../errors';
+import type { IdempotencyClaim } from '../idempotency';
+import { putIfAbsent } from './put-if-absent';
+
+/** A new item and the answer that reports it, prepared together before anything is written. */
+export interface Intended<A> {
+  readonly item: Record<string, unknown>;
+  readonly answer: A;
+}
+
+export interface Written<A> {
+  readonly answer: A;
+  /** The answer was prepared by an earlier request with the same key. */
+  readonly replayed: boolean;
+}
+
+export interface WriteOnceTarget {
+  readonly db: DynamoDBDocumentClient;
+  /** The table of the items, and the name of their key attribute. */
+  readonly tableName: string;
+  readonly keyName: string;
+  /** The table of the claims (lib/tables.ts `idempotency`, TTL on `expiration`). */
+  readonly recordsTable: string;
+}
+
+/** What a claim record holds: the write it promises and its answer, so any request can finish it. */
+interface ClaimRecord {
+  readonly id: string;
+  readonly validation: string;
+  readonly expiration: number;
+  readonly item: Record<string, unknown>;
+  /** JSON: a string keeps the answer out of DynamoDB's type mapping (headers, numbers) exactly as built. */
+  readonly answer: string;
+}
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Writes the item of an `Idempotency-Key` request exactly once, whatever fails and however many
+ * duplicates arrive. Hand-written because the usual protocol (Powertools' idempotency utility: mark
+ * the key in progress, write, then save the answer) leaves a window in which the item is stored but
+ * its answer is not — a crash, timeout or failed save there, and a retry stores the item a second
+ * time — and answers concurrent duplicates 409. Here the key's record is written first and carries
+ * the intended item and its answer; the item is then written with a conditional put that succeeds
+ * once. A duplicate, concurrent or later, finds the record and makes the same conditional put of the
+ * same item, so it either finishes a write that was cut off or finds it done, and answers the same.
+ * Two writes, no update; only PutItem and GetItem, which both local engines support (DESIGN §6).
+ *
+ * `prepare` draws a fresh key for the item (pets and messages get random-ish keys): when the
+ * recorded key turns out taken by another item, the record is moved to a fresh one, once, by
+ * whichever duplicate notices first; the others follow the record.
+ */
+export async function writeOnce<A>(target: WriteOnceTarget, claim: IdempotencyClaim, prepare: () => Intended<A>, now: () => number = Date.now): Promise<Written<A>> {
+  const claimed = await claimRecord(target, claim, prepare(), now);
+  let { record } = claimed;
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    if (record.validation !== claim.payloadHash) throw idempotencyKeyReused();
+    if ((await putIfAbsent(target.db, target.tableName, target.keyName, record.item)) === 'stored') {
+      return { answer: JSON.parse(record.answer) as A, replayed: !claimed.owned };
+    }
+    record = await moveToFreshKey(target, record, prepare());
+  }
+  throw new Error(`no free key for the item of ${claim.recordKey} after ${MAX_ATTEMPTS} attempts`);
+}
+
+const recordOf = (claim: IdempotencyClaim, intended: Intended<unknown>, expiration: number): ClaimRecord => ({
+  id: claim.recordKey,
+  validation: claim.payloadHash,
+  expiration,
+  item: intended.item,
+  answer: JSON.stringify(intended.answer),
+});
+
+interface Condition {
+  readonly expression: string;
+  readonly names: Record<string, string>;
+  readonly values: Record<string, unknown>;
+}
+
+/** Writes `record` if `condition` holds; otherwise reads the record that stands in its place (none if it just expired away). */
+async function putRecordIf(target: WriteOnceTarget, record: ClaimRecord, condition: Condition): Promise<{ written: true } | { written: false; current?: ClaimRecord }> {
+  try {
+    await target.db.send(
+      new PutCommand({
+        TableName: target.recordsTable,
+        Item: record,
+        ConditionExpression: condition.expression,
+        ExpressionAttributeNames: condition.names,
+        ExpressionAttributeValues: condition.values,
+      }),
+    );
+    return { written: true };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    const { Item } = await target.db.send(new GetCommand({ TableName: target.recordsTable, Key: { id: record.id }, ConsistentRead: true }));
+    return Item ? { written: false, current: Item as ClaimRecord } : { written: false };
+  }
+}
+
+/** Claims the key with this request's intended write, or returns the record that holds it. */
+async function claimRecord<A>(target: WriteOnceTarget, claim: IdempotencyClaim, intended: Intended<A>, now: () => number): Promise<{ record: ClaimRecord; owned: boolean }> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const nowSeconds = Math.floor(now() / 1000);
+    const record = recordOf(claim, intended, nowSeconds + claim.windowSeconds);
+    const outcome = await putRecordIf(target, record, {
+      // An expired record (TTL deletes them only eventually) no longer holds its key.
+      expression: 'attribute_not_exists(#id) OR #expiration < :now',
+      names: { '#id': 'id', '#expiration': 'expiration' },
+      values: { ':now': nowSeconds },
+    });
+    if (outcome.written) return { record, owned: true };
+    if (outcome.current) return { record: outcome.current, owned: false };
+    // Gone between the two calls (expired and deleted): claim again.
+  }
+  throw new Error(`could not claim ${claim.recordKey} after ${MAX_ATTEMPTS} attempts`);
+}
+
+/** Points the record at a fresh item key, unless another duplicate already moved it; either way, the record as it now stands. */
+async function moveToFreshKey<A>(target: WriteOnceTarget, record: ClaimRecord, intended: Intended<A>): Promise<ClaimRecord> {
+  const moved: ClaimRecord = { ...record, item: intended.item, answer: JSON.stringify(intended.answer) };
+  const outcome = await putRecordIf(target, moved, {
+    expression: '#item.#key = :taken',
+    names: { '#item': 'item', '#key': target.keyName },
+    values: { ':taken': record.item[target.keyName] },
+  });
+  if (outcome.written) return moved;
+  if (!outcome.current) throw new Error(`the record ${record.id} disappeared while its item was being written`);
+  return outcome.current;
+}

@@ -1,0 +1,121 @@
+/**
+ * The write under every `Idempotency-Key` request (lambda/shared/repositories/write-once.ts), against
+ * the local DynamoDB: exactly one item per claim whatever fails, and the first answer for every repeat.
+ */
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ApiError } from '../../lambda/shared/errors';
+import { claimFor } from '../../lambda/shared/idempotency';
+import { DynamoMessageRepository } from '../../lambda/shared/repositories/message-repository';
+import { DynamoPetRepository } from '../../lambda/shared/repositories/pet-repository';
+import type { Pet } from '../../lambda/shared/schemas/pet-response';
+import type { TableNames } from '../../local/tables';
+import { freshTables, testDocumentClient } from '../support/local-dynamodb';
+
+const db = testDocumentClient();
+let tables: TableNames;
+beforeAll(async () => {
+  tables = (await freshTables()).tableNames;
+});
+afterAll(() => db.destroy());
+
+const scan = async (table: string) => (await db.send(new ScanCommand({ TableName: table, ConsistentRead: true }))).Items ?? [];
+const named = async (name: string) => (await scan(tables.pets)).filter((item) => item.name === name);
+
+let nextKey = 0;
+const claim = (body: unknown, key = `key-${nextKey++}`) => claimFor('createPet', 'acct_once', key, body);
+/** Ids handed out in order, so a test knows which id each attempt drew. */
+const idsFrom = (...ids: number[]) => () => {
+  const id = ids.shift();
+  if (id === undefined) throw new Error('test ran out of ids');
+  return id;
+};
+const answer = (pet: Pet) => ({ statusCode: 201, pet });
+
+describe('writeOnce through DynamoPetRepository.createOnce', () => {
+  test('the first request stores the pet and answers; a repeat stores nothing and answers the same, marked as replayed', async () => {
+    const body = { name: 'Once', categoryId: 1 };
+    const once = claim(body);
+    const pets = new DynamoPetRepository(db, tables.pets, idsFrom(5_001, 5_002), tables.idempotency);
+    const first = await pets.createOnce(body, answer, once);
+    const again = await pets.createOnce(body, answer, once);
+    expect(first).toEqual({ answer: { statusCode: 201, pet: { id: 5_001, name: 'Once', categoryId: 1, status: 'available' } }, replayed: false });
+    expect(again).toEqual({ ...first, replayed: true });
+    expect(await named('Once')).toHaveLength(1);
+  });
+
+  test('the same key with another body is refused with 422 and stores nothing', async () => {
+    const pets = new DynamoPetRepository(db, tables.pets, idsFrom(5_101, 5_102), tables.idempotency);
+    await pets.createOnce({ name: 'Body A', categoryId: 1 }, answer, claim({ name: 'Body A', categoryId: 1 }, 'reused'));
+    const refused = pets.createOnce({ name: 'Body B', categoryId: 1 }, answer, claim({ name: 'Body B', categoryId: 1 }, 'reused'));
+    await expect(refused).rejects.toEqual(expect.objectContaining({ status: 422, code: 'idempotency_key_reused' }));
+    await expect(refused).rejects.toBeInstanceOf(ApiError);
+    expect(await named('Body B')).toEqual([]);
+  });
+
+  test('a request that failed after claiming its key is finished by its retry: the same pet, once, with the first answer', async () => {
+    const body = { name: 'Cut off', categoryId: 2 };
+    const once = claim(body);
+    // The pet write fails (no such table) after the key's record was written: as if the function died there.
+    const broken = new DynamoPetRepository(db, 'no-such-table', idsFrom(5_201), tables.idempotency);
+    await expect(broken.createOnce(body, answer, once)).rejects.toThrow(/resource not found|non-existent table/i);
+    expect(await named('Cut off')).toEqual([]);
+
+    const retry = await new DynamoPetRepository(db, tables.pets, idsFrom(5_299), tables.idempotency).createOnce(body, answer, once);
+    expect(retry).toEqual({ answer: { statusCode: 201, pet: { id: 5_201, name: 'Cut off', categoryId: 2, status: 'available' } }, replayed: true });
+    expect(await named('Cut off')).toEqual([expect.objectContaining({ id: 5_201 })]);
+  });
+
+  test('when the drawn id is taken by another pet, the key moves to a fresh id; repeats answer the fresh one', async () => {
+    await new DynamoPetRepository(db, tables.pets, idsFrom(5_301)).create({ name: 'Holder', categoryId: 3 });
+    const body = { name: 'Mover', categoryId: 3 };
+    const once = claim(body);
+    const pets = new DynamoPetRepository(db, tables.pets, idsFrom(5_301, 5_302, 5_303), tables.idempotency);
+    const first = await pets.createOnce(body, answer, once);
+    expect(first.answer.pet.id).toBe(5_302);
+    expect((await pets.createOnce(body, answer, once)).answer).toEqual(first.answer);
+    expect(await named('Mover')).toEqual([expect.objectContaining({ id: 5_302 })]);
+    expect(await named('Holder')).toEqual([expect.objectContaining({ id: 5_301 })]);
+  });
+
+  test('30 concurrent requests with one key, each drawing its own id: one pet, one answer for all, one of them original', async () => {
+    const body = { name: 'Crowd', categoryId: 4 };
+    const once = claim(body);
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => new DynamoPetRepository(db, tables.pets, idsFrom(5_400 + index), tables.idempotency).createOnce(body, answer, once)),
+    );
+    const stored = await named('Crowd');
+    expect(stored).toHaveLength(1);
+    for (const result of results) expect(result.answer.pet.id).toBe(stored[0]?.id);
+    expect(results.filter((result) => !result.replayed)).toHaveLength(1);
+  });
+
+  test('an expired record no longer holds its key: the next request is a new one', async () => {
+    const body = { name: 'Expired', categoryId: 5 };
+    const once = { ...claim(body), windowSeconds: -1 };
+    const pets = new DynamoPetRepository(db, tables.pets, idsFrom(5_501, 5_502), tables.idempotency);
+    await pets.createOnce(body, answer, once);
+    const later = await pets.createOnce(body, answer, once);
+    expect([later.replayed, later.answer.pet.id]).toEqual([false, 5_502]);
+  });
+
+  test('without a claim, a plain create', async () => {
+    const pets = new DynamoPetRepository(db, tables.pets, idsFrom(5_601, 5_602), tables.idempotency);
+    await pets.createOnce({ name: 'Plain', categoryId: 1 }, answer, undefined);
+    await pets.createOnce({ name: 'Plain', categoryId: 1 }, answer, undefined);
+    expect((await named('Plain')).map((item) => item.id)).toEqual(expect.arrayContaining([5_601, 5_602]));
+  });
+});
+
+test('DynamoMessageRepository.enqueueOnce: a retry after a failed message write stores that message once', async () => {
+  const caller = { accountId: 'acct_once', keyId: 'key_once' };
+  const once = claimFor('submitMessage', caller.accountId, 'message-key', { message: 'hello once' });
+  const ids = ['01JMSG0000000000000000000A', '01JMSG0000000000000000000B'];
+  const nextId = () => ids.shift() as string;
+  const respond = (message: { id: string }) => ({ statusCode: 202, id: message.id });
+  await expect(new DynamoMessageRepository(db, 'no-such-table', nextId, tables.idempotency).enqueueOnce('hello once', caller, respond, once)).rejects.toThrow();
+  const retry = await new DynamoMessageRepository(db, tables.messages, nextId, tables.idempotency).enqueueOnce('hello once', caller, respond, once);
+  expect(retry.answer).toEqual({ statusCode: 202, id: '01JMSG0000000000000000000A' });
+  expect((await scan(tables.messages)).filter((item) => item.message === 'hello once')).toEqual([
+    expect.objectContaining({ id: '01JMSG0000000000000000000A', accountId: 'acct_once', status: 'queued' }),
+  ]);
+});
