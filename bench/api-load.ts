@@ -2,8 +2,9 @@
  * Part 3: the local API under load. autocannon drives the local server (its own process, see
  * api-server.ts) at a fixed concurrency for a bounded time, and the same operation is done directly
  * with the SDK against the same DynamoDB at the same concurrency, the two alternating in slices. The
- * API's throughput relative to the direct one is what our gateway emulation, authorizer and middleware
- * cost.
+ * API's throughput relative to the direct one is what the HTTP hop plus our gateway emulation,
+ * authorizer and middleware cost; for GET by id a bare HTTP server (bare-server.ts) runs in the same
+ * slices, so the report separates the two.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
@@ -22,10 +23,11 @@ interface ApiServer {
   stop(): Promise<void>;
 }
 
-export async function startApiServer(environment: Record<string, string>): Promise<ApiServer> {
+/** `script`: the local API (api-server.ts) or the floor (bare-server.ts). */
+export async function startApiServer(environment: Record<string, string>, script = 'bench/api-server.ts'): Promise<ApiServer> {
   // Only what the server needs: no NODE_OPTIONS or CA bundles from this shell.
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...environment, POWERTOOLS_LOG_LEVEL: 'ERROR' };
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/api-server.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const origin = await new Promise<string>((ready, fail) => {
     const timer = setTimeout(() => fail(new Error(`bench API server did not start:\n${output}`)), 60_000);
@@ -75,9 +77,11 @@ interface Scenario {
   readonly path: string;
   readonly body?: string;
   readonly direct: () => Promise<unknown>;
+  /** Also measure the floor (bare-server.ts): the HTTP hop alone, without our layers. */
+  readonly floor?: true;
 }
 
-async function throughApi(origin: string, apiKey: string, scenario: Scenario, connections: number, seconds: number): Promise<LoadOutcome> {
+async function throughHttp(origin: string, apiKey: string, scenario: Scenario, connections: number, seconds: number): Promise<LoadOutcome> {
   const result = await autocannon({
     url: `${origin}${scenario.path}`,
     method: scenario.method,
@@ -120,6 +124,7 @@ function scenarios(bench: BenchStore, db: DynamoDBDocumentClient, petId: number)
       method: 'GET',
       path: `/v1/pets/${petId}`,
       direct: () => direct.getPet(petId),
+      floor: true,
     },
     {
       label: 'GET /v1/pets?status=sold&limit=20',
@@ -142,51 +147,57 @@ export interface LoadResult {
   readonly checks: BudgetCheck[];
 }
 
-type Side = 'api' | 'direct';
-const SLICE_ORDER: readonly Side[] = ['api', 'direct', 'direct', 'api'];
-const SLICES_PER_SIDE = SLICE_ORDER.length / 2;
+type Side = 'api' | 'floor' | 'direct';
+/**
+ * A-B-B-A (A-B-C-C-B-A with the floor), so a machine that speeds up or slows down during the run
+ * (shared VMs do) weighs on every side alike.
+ */
+const sliceOrder = (scenario: Scenario): readonly Side[] => (scenario.floor ? ['api', 'floor', 'direct', 'direct', 'floor', 'api'] : ['api', 'direct', 'direct', 'api']);
+const SLICES_PER_SIDE = 2;
+
+const share = (part: { requestsPerSecond: number }, whole: { requestsPerSecond: number }): string => `${((part.requestsPerSecond / whole.requestsPerSecond) * 100).toFixed(0)}%`;
 
 /** `sliceSeconds`: whole seconds (autocannon's unit); each side runs SLICES_PER_SIDE of them. */
 export async function runApiLoad(bench: BenchStore, petId: number, connections: number, sliceSeconds: number): Promise<LoadResult> {
   const server = await startApiServer(bench.store.environment);
+  const floorServer = await startApiServer(bench.store.environment, 'bench/bare-server.ts');
+  const origins: Record<Exclude<Side, 'direct'>, string> = { api: server.origin, floor: floorServer.origin };
   const rows: string[][] = [];
   const checks: BudgetCheck[] = [];
   try {
     for (const scenario of scenarios(bench, bench.db, petId)) {
-      // Short warm-ups: JIT on both sides, keep-alive sockets, the authorizer's key cache.
-      await throughApi(server.origin, bench.apiKey, scenario, connections, 1);
-      await directly(scenario, connections, 1);
-      // API and direct alternate in an A-B-B-A pattern, so a machine that speeds up or slows down
-      // during the run (shared VMs do) weighs on both sides alike.
-      const slices: Record<Side, LoadOutcome[]> = { api: [], direct: [] };
-      for (const side of SLICE_ORDER) {
-        slices[side].push(side === 'api' ? await throughApi(server.origin, bench.apiKey, scenario, connections, sliceSeconds) : await directly(scenario, connections, sliceSeconds));
-      }
+      const order = sliceOrder(scenario);
+      const run = (side: Side, seconds: number): Promise<LoadOutcome> =>
+        side === 'direct' ? directly(scenario, connections, seconds) : throughHttp(origins[side], bench.apiKey, scenario, connections, seconds);
+      // Short warm-ups: JIT on every side, keep-alive sockets, the authorizer's key cache.
+      for (const side of new Set(order)) await run(side, 1);
+      const slices: Record<Side, LoadOutcome[]> = { api: [], floor: [], direct: [] };
+      for (const side of order) slices[side].push(await run(side, sliceSeconds));
       const api = combine(slices.api);
       const direct = combine(slices.direct);
-      const share = api.requestsPerSecond / direct.requestsPerSecond;
-      rows.push([
-        scenario.label,
-        api.requestsPerSecond.toFixed(0),
-        `${ms(api.p50)} / ${ms(api.p99)}`,
-        direct.requestsPerSecond.toFixed(0),
-        `${ms(direct.p50)} / ${ms(direct.p99)}`,
-        `${(share * 100).toFixed(0)}%`,
-      ]);
+      const ratio = api.requestsPerSecond / direct.requestsPerSecond;
+      rows.push([scenario.label, api.requestsPerSecond.toFixed(0), `${ms(api.p50)} / ${ms(api.p99)}`, direct.requestsPerSecond.toFixed(0), `${ms(direct.p50)} / ${ms(direct.p99)}`, share(api, direct)]);
+      if (scenario.floor) {
+        const floor = combine(slices.floor);
+        rows.push([`floor: ${scenario.label} on a bare HTTP server`, floor.requestsPerSecond.toFixed(0), `${ms(floor.p50)} / ${ms(floor.p99)}`, '–', '–', share(floor, direct)]);
+      }
       checks.push({
         name: `API throughput ${scenario.label}`,
         limit: `≥ ${API_THROUGHPUT_BUDGET * 100}% of direct SDK`,
-        measured: `${(share * 100).toFixed(0)}%`,
-        passed: share >= API_THROUGHPUT_BUDGET,
+        measured: `${(ratio * 100).toFixed(0)}%`,
+        passed: ratio >= API_THROUGHPUT_BUDGET,
       });
     }
   } finally {
-    await server.stop();
+    await Promise.all([server.stop(), floorServer.stop()]);
   }
   return {
     table: {
       title: 'Local API under load vs. the same operation directly with the SDK',
-      note: `${connections} connections (autocannon) / ${connections} concurrent SDK calls, ${SLICES_PER_SIDE * sliceSeconds} s per side in alternating slices of ${sliceSeconds} s (${SLICE_ORDER.map((side) => (side === 'api' ? 'API' : side)).join(', ')}), same DynamoDB engine, same run; p50/p99 are request-weighted means of the slices'.`,
+      note:
+        `${connections} connections (autocannon) / ${connections} concurrent SDK calls, ${SLICES_PER_SIDE * sliceSeconds} s per side in alternating slices of ${sliceSeconds} s ` +
+        '(API, direct, direct, API; with the floor API, floor, direct, direct, floor, API), same DynamoDB engine, same run; p50/p99 are request-weighted means of the slices\'. ' +
+        'The floor (bench/bare-server.ts, no budget) is a bare HTTP server making only the DynamoDB call: the share the HTTP hop alone leaves on this machine.',
       columns: ['operation', 'API req/s', 'API p50 / p99 ms', 'direct SDK req/s', 'direct p50 / p99 ms', 'API / direct'],
       rows,
     },

@@ -1,0 +1,36 @@
+/**
+ * Part 3's floor: a bare `node:http` server whose only work is the operation's DynamoDB call with the
+ * handlers' own client, answered as JSON — no gateway emulation, no authorizer, no Middy, no
+ * validation. What it reaches against the direct SDK is what the extra HTTP hop alone costs on this
+ * machine; the distance from it to the real local API is what our layers cost. Prints its origin.
+ */
+import { createServer } from 'node:http';
+import { TABLES, type TableKey } from '../lib/tables';
+import { tableName } from '../lambda/shared/config';
+import { documentClient } from '../lambda/shared/dynamodb-client';
+import type { TableNames } from '../local/tables';
+import { directCalls } from './direct-calls';
+
+const tables = Object.fromEntries((Object.keys(TABLES) as TableKey[]).map((key) => [key, tableName(key)])) as TableNames;
+const calls = directCalls(documentClient(), tables);
+const PET_PATH = /^\/v1\/pets\/(\d+)$/;
+
+const server = createServer((request, response) => {
+  const id = PET_PATH.exec(request.url ?? '')?.[1];
+  if (request.method !== 'GET' || id === undefined) {
+    response.writeHead(404).end();
+    return;
+  }
+  calls.getPet(Number(id)).then(
+    ({ Item }) => {
+      const body = JSON.stringify(Item ?? null);
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+    },
+    () => response.writeHead(503).end(),
+  );
+});
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  if (address && typeof address === 'object') process.stdout.write(`${JSON.stringify({ origin: `http://127.0.0.1:${address.port}` })}\n`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
