@@ -50,7 +50,9 @@ const MAX_ATTEMPTS = 5;
  *
  * `prepare` draws a fresh key for the item (pets and messages get random-ish keys): when the
  * recorded key turns out taken by another item, the record is moved to a fresh one, once, by
- * whichever duplicate notices first; the others follow the record.
+ * whichever duplicate notices first; the others follow the record. "Another item" is one that
+ * differs from the recorded one: stored pets and messages never change (the API has no update), so
+ * the item a request wrote is still equal to its record within the window.
  */
 export async function writeOnce<A>(target: WriteOnceTarget, claim: IdempotencyClaim, prepare: () => Intended<A>, now: () => number = Date.now): Promise<Written<A>> {
   const claimed = await claimRecord(target, claim, prepare(), now);
