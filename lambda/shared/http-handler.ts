@@ -54,7 +54,7 @@ export function httpHandler<const Spec extends OperationSpec>(
     .use(httpEventNormalizer());
   if (spec.input.body) handler.use(limitBodySize()).use(httpJsonBodyParser());
   handler.use(validateInput(spec.input));
-  if (spec.idempotent && spec.operationId !== 'notFound') handler.use(idempotencyKey(spec.operationId));
+  if (spec.idempotent) handler.use(idempotencyKey(spec.operationId));
   return handler
     .use(addHeaders(spec.headers ?? {}))
     .use(mapErrors(spec.operationId))

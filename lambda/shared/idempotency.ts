@@ -1,6 +1,5 @@
-import type { OperationId } from '../../lib/routes';
 import type { HttpResponse } from './http-response';
-import { IDEMPOTENCY_WINDOW_SECONDS } from './operation-spec';
+import { IDEMPOTENCY_WINDOW_SECONDS, type OperationSpec } from './operation-spec';
 import type { Written } from './repositories/write-once';
 
 /** What an `Idempotency-Key` request claims: its record's key and the request it stands for. */
@@ -17,7 +16,7 @@ export interface IdempotencyClaim {
 const sha256 = (text: string): string => process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('base64url');
 
 /** `body` is the validated body: zod builds it in its schema's key order, so key order does not matter. */
-export function claimFor(operationId: OperationId, accountId: string, idempotencyKey: string, body: unknown): IdempotencyClaim {
+export function claimFor(operationId: OperationSpec['operationId'], accountId: string, idempotencyKey: string, body: unknown): IdempotencyClaim {
   return {
     recordKey: `${operationId}#${sha256(JSON.stringify([accountId, idempotencyKey]))}`,
     payloadHash: sha256(JSON.stringify(body) ?? ''),

@@ -1,17 +1,16 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { OperationId } from '../../../lib/routes';
 import { invalidRequest } from '../errors';
 import type { ApiContext } from '../http-handler';
 import { claimFor } from '../idempotency';
-import { IDEMPOTENCY_KEY_PATTERN } from '../operation-spec';
+import { IDEMPOTENCY_KEY_PATTERN, type OperationSpec } from '../operation-spec';
 
 /**
  * `Idempotency-Key` (optional, creating operations): checks the header and hands the operation its
  * claim (lambda/shared/idempotency.ts); the write itself happens once in the repository
  * (repositories/write-once.ts). Runs after validation, so a refused request never uses its key.
  */
-export const idempotencyKey = (operationId: OperationId): MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, ApiContext> => ({
+export const idempotencyKey = (operationId: OperationSpec['operationId']): MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, ApiContext> => ({
   before: ({ event, context }) => {
     const key = event.headers['idempotency-key'];
     if (key === undefined) return;
