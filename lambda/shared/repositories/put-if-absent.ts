@@ -2,6 +2,38 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isDeepStrictEqual } from 'node:util';
 
+/** A condition expression with its names and values. */
+export interface Condition {
+  readonly expression: string;
+  readonly names: Record<string, string>;
+  readonly values?: Record<string, unknown>;
+}
+
+export type ConditionalPut = { readonly written: true } | { readonly written: false; readonly current?: Record<string, unknown> };
+
+/**
+ * Writes `item` if `condition` holds; otherwise reads, consistently, the item that stands in its
+ * place (none if it went away meanwhile), so the caller can tell why the condition failed.
+ */
+export async function putIf(db: DynamoDBDocumentClient, tableName: string, keyName: string, item: Record<string, unknown>, condition: Condition): Promise<ConditionalPut> {
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: item,
+        ConditionExpression: condition.expression,
+        ExpressionAttributeNames: condition.names,
+        ...(condition.values ? { ExpressionAttributeValues: condition.values } : {}),
+      }),
+    );
+    return { written: true };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { [keyName]: item[keyName] }, ConsistentRead: true }));
+    return Item ? { written: false, current: Item } : { written: false };
+  }
+}
+
 /**
  * Writes a new item unless its key is taken. The SDK retries a put whose response was lost (timeout,
  * reset connection) although DynamoDB may already have stored it; that retry then fails its
@@ -14,12 +46,6 @@ export async function putIfAbsent(
   keyName: string,
   item: Record<string, unknown>,
 ): Promise<'stored' | 'taken'> {
-  try {
-    await db.send(new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(#key)', ExpressionAttributeNames: { '#key': keyName } }));
-    return 'stored';
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { [keyName]: item[keyName] }, ConsistentRead: true }));
-    return Item !== undefined && isDeepStrictEqual(Item, item) ? 'stored' : 'taken';
-  }
+  const outcome = await putIf(db, tableName, keyName, item, { expression: 'attribute_not_exists(#key)', names: { '#key': keyName } });
+  return outcome.written || isDeepStrictEqual(outcome.current, item) ? 'stored' : 'taken';
 }

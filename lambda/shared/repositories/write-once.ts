@@ -1,8 +1,7 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { idempotencyKeyReused } from '../errors';
 import type { IdempotencyClaim } from '../idempotency';
-import { putIfAbsent } from './put-if-absent';
+import { putIf, putIfAbsent } from './put-if-absent';
 
 /** A new item and the answer that reports it, prepared together before anything is written. */
 export interface Intended<A> {
@@ -26,14 +25,14 @@ export interface WriteOnceTarget {
 }
 
 /** What a claim record holds: the write it promises and its answer, so any request can finish it. */
-interface ClaimRecord {
+type ClaimRecord = {
   readonly id: string;
   readonly validation: string;
   readonly expiration: number;
   readonly item: Record<string, unknown>;
   /** JSON: a string keeps the answer out of DynamoDB's type mapping (headers, numbers) exactly as built. */
   readonly answer: string;
-}
+};
 
 const MAX_ATTEMPTS = 5;
 
@@ -75,45 +74,19 @@ const recordOf = (claim: IdempotencyClaim, intended: Intended<unknown>, expirati
   answer: JSON.stringify(intended.answer),
 });
 
-interface Condition {
-  readonly expression: string;
-  readonly names: Record<string, string>;
-  readonly values: Record<string, unknown>;
-}
-
-/** Writes `record` if `condition` holds; otherwise reads the record that stands in its place (none if it just expired away). */
-async function putRecordIf(target: WriteOnceTarget, record: ClaimRecord, condition: Condition): Promise<{ written: true } | { written: false; current?: ClaimRecord }> {
-  try {
-    await target.db.send(
-      new PutCommand({
-        TableName: target.recordsTable,
-        Item: record,
-        ConditionExpression: condition.expression,
-        ExpressionAttributeNames: condition.names,
-        ExpressionAttributeValues: condition.values,
-      }),
-    );
-    return { written: true };
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    const { Item } = await target.db.send(new GetCommand({ TableName: target.recordsTable, Key: { id: record.id }, ConsistentRead: true }));
-    return Item ? { written: false, current: Item as ClaimRecord } : { written: false };
-  }
-}
-
 /** Claims the key with this request's intended write, or returns the record that holds it. */
 async function claimRecord<A>(target: WriteOnceTarget, claim: IdempotencyClaim, intended: Intended<A>, now: () => number): Promise<{ record: ClaimRecord; owned: boolean }> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const nowSeconds = Math.floor(now() / 1000);
     const record = recordOf(claim, intended, nowSeconds + claim.windowSeconds);
-    const outcome = await putRecordIf(target, record, {
+    const outcome = await putIf(target.db, target.recordsTable, 'id', record, {
       // An expired record (TTL deletes them only eventually) no longer holds its key.
       expression: 'attribute_not_exists(#id) OR #expiration < :now',
       names: { '#id': 'id', '#expiration': 'expiration' },
       values: { ':now': nowSeconds },
     });
     if (outcome.written) return { record, owned: true };
-    if (outcome.current) return { record: outcome.current, owned: false };
+    if (outcome.current) return { record: outcome.current as ClaimRecord, owned: false };
     // Gone between the two calls (expired and deleted): claim again.
   }
   throw new Error(`could not claim ${claim.recordKey} after ${MAX_ATTEMPTS} attempts`);
@@ -122,12 +95,12 @@ async function claimRecord<A>(target: WriteOnceTarget, claim: IdempotencyClaim, 
 /** Points the record at a fresh item key, unless another duplicate already moved it; either way, the record as it now stands. */
 async function moveToFreshKey<A>(target: WriteOnceTarget, record: ClaimRecord, intended: Intended<A>): Promise<ClaimRecord> {
   const moved: ClaimRecord = { ...record, item: intended.item, answer: JSON.stringify(intended.answer) };
-  const outcome = await putRecordIf(target, moved, {
+  const outcome = await putIf(target.db, target.recordsTable, 'id', moved, {
     expression: '#item.#key = :taken',
     names: { '#item': 'item', '#key': target.keyName },
     values: { ':taken': record.item[target.keyName] },
   });
   if (outcome.written) return moved;
   if (!outcome.current) throw new Error(`the record ${record.id} disappeared while its item was being written`);
-  return outcome.current;
+  return outcome.current as ClaimRecord;
 }
