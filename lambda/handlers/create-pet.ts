@@ -7,7 +7,7 @@ import { absoluteUrl } from '../shared/links';
 import { CREATE_PET } from '../shared/operation-specs/create-pet';
 import { DynamoPetRepository } from '../shared/repositories/pet-repository';
 
-const pets = new DynamoPetRepository(documentClient(), tableName('pets'), undefined, tableName('idempotency'));
+const pets = new DynamoPetRepository(documentClient(), tableName('pets'), { idempotencyTable: tableName('idempotency') });
 
 /** POST /v1/pets — 201 with the stored Pet and its `Location`; once per `Idempotency-Key`. */
 export const handler = httpHandler(CREATE_PET, async ({ body, event, idempotency }) =>

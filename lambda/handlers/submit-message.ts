@@ -6,7 +6,7 @@ import { replayMarked } from '../shared/idempotency';
 import { SUBMIT_MESSAGE } from '../shared/operation-specs/submit-message';
 import { DynamoMessageRepository } from '../shared/repositories/message-repository';
 
-const messages = new DynamoMessageRepository(documentClient(), tableName('messages'), undefined, tableName('idempotency'));
+const messages = new DynamoMessageRepository(documentClient(), tableName('messages'), { idempotencyTable: tableName('idempotency') });
 
 /** POST /messages — 202 Accepted: the message is stored with status `queued`; once per `Idempotency-Key`. */
 export const handler = httpHandler(SUBMIT_MESSAGE, async ({ body, caller, idempotency }) =>

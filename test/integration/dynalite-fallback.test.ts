@@ -30,10 +30,10 @@ afterAll(async () => {
 
 test('pets: create, collision refusal, get, filtered and unfiltered pages reach every pet once', async () => {
   let next = 1;
-  const pets = new DynamoPetRepository(db, tables.pets, () => next++);
+  const pets = new DynamoPetRepository(db, tables.pets, { nextId: () => next++ });
   for (let index = 0; index < 9; index++) await pets.create({ name: `p${index}`, categoryId: 1, status: index % 3 === 0 ? 'sold' : 'available' });
   next = 1;
-  await expect(new DynamoPetRepository(db, tables.pets, () => 1).create({ name: 'dup', categoryId: 1 })).rejects.toThrow(/no free pet id/);
+  await expect(new DynamoPetRepository(db, tables.pets, { nextId: () => 1 }).create({ name: 'dup', categoryId: 1 })).rejects.toThrow(/no free pet id/);
   expect(await pets.get(1)).toEqual({ id: 1, name: 'p0', categoryId: 1, status: 'sold' });
 
   const readAll = async (status?: 'sold') => {
@@ -67,7 +67,7 @@ test('Idempotency-Key writes: claim, repeat, a taken id moved to a fresh one, a 
   const body = { name: 'keyed', categoryId: 2 };
   const once = claimFor('createPet', 'acct_f', 'fallback-key', body);
   const ids = [101, 101, 102];
-  const pets = new DynamoPetRepository(db, tables.pets, () => ids.shift() as number, tables.idempotency);
+  const pets = new DynamoPetRepository(db, tables.pets, { nextId: () => ids.shift() as number, idempotencyTable: tables.idempotency });
   await pets.create({ name: 'holder', categoryId: 2 }); // takes 101
   const respond = (pet: { id: number }) => ({ id: pet.id });
   const first = await pets.createOnce(body, respond, once);

@@ -12,7 +12,7 @@ afterAll(() => db.destroy());
 describe('DynamoPetRepository against local DynamoDB', () => {
   test('a create whose id is taken retries with a fresh id and never overwrites', async () => {
     const ids = [1_000, 1_000, 1_001];
-    const pets = new DynamoPetRepository(db, table, () => ids.shift() as number);
+    const pets = new DynamoPetRepository(db, table, { nextId: () => ids.shift() as number });
     const first = await pets.create({ name: 'first', categoryId: 1 });
     const second = await pets.create({ name: 'second', categoryId: 1 });
     expect([first.id, second.id]).toEqual([1_000, 1_001]);
@@ -21,7 +21,7 @@ describe('DynamoPetRepository against local DynamoDB', () => {
 
   test('a create that keeps colliding fails after 5 attempts and leaves the stored pet intact', async () => {
     let attempts = 0;
-    const pets = new DynamoPetRepository(db, table, () => (attempts++, 1_000));
+    const pets = new DynamoPetRepository(db, table, { nextId: () => (attempts++, 1_000) });
     await expect(pets.create({ name: 'intruder', categoryId: 2 })).rejects.toThrow(/no free pet id after 5 attempts/);
     expect(attempts).toBe(5);
     expect(await pets.get(1_000)).toMatchObject({ name: 'first' });

@@ -35,7 +35,7 @@ describe('writeOnce through DynamoPetRepository.createOnce', () => {
   test('the first request stores the pet and answers; a repeat stores nothing and answers the same, marked as replayed', async () => {
     const body = { name: 'Once', categoryId: 1 };
     const once = claim(body);
-    const pets = new DynamoPetRepository(db, tables.pets, idsFrom(5_001, 5_002), tables.idempotency);
+    const pets = new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_001, 5_002), idempotencyTable: tables.idempotency });
     const first = await pets.createOnce(body, answer, once);
     const again = await pets.createOnce(body, answer, once);
     expect(first).toEqual({ answer: { statusCode: 201, pet: { id: 5_001, name: 'Once', categoryId: 1, status: 'available' } }, replayed: false });
@@ -44,7 +44,7 @@ describe('writeOnce through DynamoPetRepository.createOnce', () => {
   });
 
   test('the same key with another body is refused with 422 and stores nothing', async () => {
-    const pets = new DynamoPetRepository(db, tables.pets, idsFrom(5_101, 5_102), tables.idempotency);
+    const pets = new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_101, 5_102), idempotencyTable: tables.idempotency });
     await pets.createOnce({ name: 'Body A', categoryId: 1 }, answer, claim({ name: 'Body A', categoryId: 1 }, 'reused'));
     const refused = pets.createOnce({ name: 'Body B', categoryId: 1 }, answer, claim({ name: 'Body B', categoryId: 1 }, 'reused'));
     await expect(refused).rejects.toEqual(expect.objectContaining({ status: 422, code: 'idempotency_key_reused' }));
@@ -56,20 +56,20 @@ describe('writeOnce through DynamoPetRepository.createOnce', () => {
     const body = { name: 'Cut off', categoryId: 2 };
     const once = claim(body);
     // The pet write fails (no such table) after the key's record was written: as if the function died there.
-    const broken = new DynamoPetRepository(db, 'no-such-table', idsFrom(5_201), tables.idempotency);
+    const broken = new DynamoPetRepository(db, 'no-such-table', { nextId: idsFrom(5_201), idempotencyTable: tables.idempotency });
     await expect(broken.createOnce(body, answer, once)).rejects.toThrow(/resource not found|non-existent table/i);
     expect(await named('Cut off')).toEqual([]);
 
-    const retry = await new DynamoPetRepository(db, tables.pets, idsFrom(5_299), tables.idempotency).createOnce(body, answer, once);
+    const retry = await new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_299), idempotencyTable: tables.idempotency }).createOnce(body, answer, once);
     expect(retry).toEqual({ answer: { statusCode: 201, pet: { id: 5_201, name: 'Cut off', categoryId: 2, status: 'available' } }, replayed: true });
     expect(await named('Cut off')).toEqual([expect.objectContaining({ id: 5_201 })]);
   });
 
   test('when the drawn id is taken by another pet, the key moves to a fresh id; repeats answer the fresh one', async () => {
-    await new DynamoPetRepository(db, tables.pets, idsFrom(5_301)).create({ name: 'Holder', categoryId: 3 });
+    await new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_301) }).create({ name: 'Holder', categoryId: 3 });
     const body = { name: 'Mover', categoryId: 3 };
     const once = claim(body);
-    const pets = new DynamoPetRepository(db, tables.pets, idsFrom(5_301, 5_302, 5_303), tables.idempotency);
+    const pets = new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_301, 5_302, 5_303), idempotencyTable: tables.idempotency });
     const first = await pets.createOnce(body, answer, once);
     expect(first.answer.pet.id).toBe(5_302);
     expect((await pets.createOnce(body, answer, once)).answer).toEqual(first.answer);
@@ -81,7 +81,7 @@ describe('writeOnce through DynamoPetRepository.createOnce', () => {
     const body = { name: 'Crowd', categoryId: 4 };
     const once = claim(body);
     const results = await Promise.all(
-      Array.from({ length: 30 }, (_, index) => new DynamoPetRepository(db, tables.pets, idsFrom(5_400 + index), tables.idempotency).createOnce(body, answer, once)),
+      Array.from({ length: 30 }, (_, index) => new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_400 + index), idempotencyTable: tables.idempotency }).createOnce(body, answer, once)),
     );
     const stored = await named('Crowd');
     expect(stored).toHaveLength(1);
@@ -92,14 +92,14 @@ describe('writeOnce through DynamoPetRepository.createOnce', () => {
   test('an expired record no longer holds its key: the next request is a new one', async () => {
     const body = { name: 'Expired', categoryId: 5 };
     const once = { ...claim(body), windowSeconds: -1 };
-    const pets = new DynamoPetRepository(db, tables.pets, idsFrom(5_501, 5_502), tables.idempotency);
+    const pets = new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_501, 5_502), idempotencyTable: tables.idempotency });
     await pets.createOnce(body, answer, once);
     const later = await pets.createOnce(body, answer, once);
     expect([later.replayed, later.answer.pet.id]).toEqual([false, 5_502]);
   });
 
   test('without a claim, a plain create', async () => {
-    const pets = new DynamoPetRepository(db, tables.pets, idsFrom(5_601, 5_602), tables.idempotency);
+    const pets = new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_601, 5_602), idempotencyTable: tables.idempotency });
     await pets.createOnce({ name: 'Plain', categoryId: 1 }, answer, undefined);
     await pets.createOnce({ name: 'Plain', categoryId: 1 }, answer, undefined);
     expect((await named('Plain')).map((item) => item.id)).toEqual(expect.arrayContaining([5_601, 5_602]));
@@ -112,8 +112,8 @@ test('DynamoMessageRepository.enqueueOnce: a retry after a failed message write 
   const ids = ['01JMSG0000000000000000000A', '01JMSG0000000000000000000B'];
   const nextId = () => ids.shift() as string;
   const respond = (message: { id: string }) => ({ statusCode: 202, id: message.id });
-  await expect(new DynamoMessageRepository(db, 'no-such-table', nextId, tables.idempotency).enqueueOnce('hello once', caller, respond, once)).rejects.toThrow();
-  const retry = await new DynamoMessageRepository(db, tables.messages, nextId, tables.idempotency).enqueueOnce('hello once', caller, respond, once);
+  await expect(new DynamoMessageRepository(db, 'no-such-table', { nextId, idempotencyTable: tables.idempotency }).enqueueOnce('hello once', caller, respond, once)).rejects.toThrow();
+  const retry = await new DynamoMessageRepository(db, tables.messages, { nextId, idempotencyTable: tables.idempotency }).enqueueOnce('hello once', caller, respond, once);
   expect(retry.answer).toEqual({ statusCode: 202, id: '01JMSG0000000000000000000A' });
   expect((await scan(tables.messages)).filter((item) => item.message === 'hello once')).toEqual([
     expect.objectContaining({ id: '01JMSG0000000000000000000A', accountId: 'acct_once', status: 'queued' }),

@@ -4,7 +4,7 @@ import type { IdempotencyClaim } from '../idempotency';
 import { newMessageId } from '../message-ids';
 import type { Message } from '../schemas/message-response';
 import { putIfAbsent } from './put-if-absent';
-import { writeOnce, type Written } from './write-once';
+import { writeOnce, type WriteOnceTarget, type Written } from './write-once';
 
 export interface MessageRepository {
   enqueue(text: string, caller: Caller): Promise<Message>;
@@ -17,17 +17,28 @@ const MAX_ENQUEUE_ATTEMPTS = 3;
 /** What the messages table keeps: the Message plus who sent it. */
 type MessageItem = Message & { accountId: string; keyId: string };
 
+export interface MessageRepositoryOptions {
+  /** Draws a new message id (tests fix it). */
+  readonly nextId?: () => string;
+  /** The `Idempotency-Key` records (lib/tables.ts `idempotency`): enqueueOnce with a claim needs them. */
+  readonly idempotencyTable?: string;
+}
+
 export class DynamoMessageRepository implements MessageRepository {
-  /** `idempotencyTable` is needed by enqueueOnce only. */
+  readonly #nextId: () => string;
+  readonly #once: WriteOnceTarget | undefined;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly nextId: () => string = newMessageId,
-    private readonly idempotencyTable?: string,
-  ) {}
+    { nextId = newMessageId, idempotencyTable }: MessageRepositoryOptions = {},
+  ) {
+    this.#nextId = nextId;
+    this.#once = idempotencyTable ? { db, tableName, keyName: 'id', recordsTable: idempotencyTable } : undefined;
+  }
 
   #newItem(text: string, caller: Caller): { message: Message; item: MessageItem } {
-    const message: Message = { id: this.nextId(), message: text, status: 'queued', createdAt: new Date().toISOString() };
+    const message: Message = { id: this.#nextId(), message: text, status: 'queued', createdAt: new Date().toISOString() };
     return { message, item: { ...message, accountId: caller.accountId, keyId: caller.keyId } };
   }
 
@@ -42,9 +53,8 @@ export class DynamoMessageRepository implements MessageRepository {
 
   async enqueueOnce<A>(text: string, caller: Caller, answerFor: (message: Message) => A, claim: IdempotencyClaim | undefined): Promise<Written<A>> {
     if (!claim) return { answer: answerFor(await this.enqueue(text, caller)), replayed: false };
-    if (!this.idempotencyTable) throw new Error('DynamoMessageRepository was built without its idempotency table');
-    const target = { db: this.db, tableName: this.tableName, keyName: 'id', recordsTable: this.idempotencyTable };
-    return writeOnce(target, claim, () => {
+    if (!this.#once) throw new Error('DynamoMessageRepository was built without its idempotency table');
+    return writeOnce(this.#once, claim, () => {
       const { message, item } = this.#newItem(text, caller);
       return { item, answer: answerFor(message) };
     });

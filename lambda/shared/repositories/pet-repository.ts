@@ -7,7 +7,7 @@ import type { NewPet } from '../schemas/pet';
 import type { Pet } from '../schemas/pet-response';
 import { DEFAULT_PET_STATUS, type PetStatus } from '../schemas/pet-status';
 import { putIfAbsent } from './put-if-absent';
-import { writeOnce, type Written } from './write-once';
+import { writeOnce, type WriteOnceTarget, type Written } from './write-once';
 
 export interface PetPage {
   readonly pets: Pet[];
@@ -48,18 +48,29 @@ const toPet = (item: Record<string, unknown>): Pet => {
   return { id, name, categoryId, status };
 };
 
+export interface PetRepositoryOptions {
+  /** Draws a new pet id (tests fix it). */
+  readonly nextId?: () => number;
+  /** The `Idempotency-Key` records (lib/tables.ts `idempotency`): createOnce with a claim needs them. */
+  readonly idempotencyTable?: string;
+}
+
 export class DynamoPetRepository implements PetRepository {
-  /** `idempotencyTable` is needed by createOnce only. */
+  readonly #nextId: () => number;
+  readonly #once: WriteOnceTarget | undefined;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly nextId: () => number = newPetId,
-    private readonly idempotencyTable?: string,
-  ) {}
+    { nextId = newPetId, idempotencyTable }: PetRepositoryOptions = {},
+  ) {
+    this.#nextId = nextId;
+    this.#once = idempotencyTable ? { db, tableName, keyName: 'id', recordsTable: idempotencyTable } : undefined;
+  }
 
   #newItem(newPet: NewPet): PetItem {
     return {
-      id: this.nextId(),
+      id: this.#nextId(),
       name: newPet.name,
       categoryId: newPet.categoryId,
       status: newPet.status ?? DEFAULT_PET_STATUS,
@@ -77,9 +88,8 @@ export class DynamoPetRepository implements PetRepository {
 
   async createOnce<A>(newPet: NewPet, answerFor: (pet: Pet) => A, claim: IdempotencyClaim | undefined): Promise<Written<A>> {
     if (!claim) return { answer: answerFor(await this.create(newPet)), replayed: false };
-    if (!this.idempotencyTable) throw new Error('DynamoPetRepository was built without its idempotency table');
-    const target = { db: this.db, tableName: this.tableName, keyName: 'id', recordsTable: this.idempotencyTable };
-    return writeOnce(target, claim, () => {
+    if (!this.#once) throw new Error('DynamoPetRepository was built without its idempotency table');
+    return writeOnce(this.#once, claim, () => {
       const item = this.#newItem(newPet);
       return { item, answer: answerFor(toPet(item)) };
     });
