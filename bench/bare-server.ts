@@ -1,18 +1,15 @@
 /**
- * Part 3's floor: a bare `node:http` server whose only work is the operation's DynamoDB call with the
- * handlers' own client, answered as JSON — no gateway emulation, no authorizer, no Middy, no
- * validation. What it reaches against the direct SDK is what the extra HTTP hop alone costs on this
+ * Part 3's floor: a bare `node:http` server whose only work is the operation's DynamoDB call (the pet
+ * repository's, with the handlers' own client), answered as JSON — no gateway emulation, no
+ * authorizer, no Middy, no validation. What it reaches against the direct SDK is what the extra HTTP hop alone costs on this
  * machine; the distance from it to the real local API is what our layers cost. Prints its origin.
  */
 import { createServer } from 'node:http';
-import { TABLES, type TableKey } from '../lib/tables';
 import { tableName } from '../lambda/shared/config';
 import { documentClient } from '../lambda/shared/dynamodb-client';
-import type { TableNames } from '../local/tables';
-import { directCalls } from './direct-calls';
+import { DynamoPetRepository } from '../lambda/shared/repositories/pet-repository';
 
-const tables = Object.fromEntries((Object.keys(TABLES) as TableKey[]).map((key) => [key, tableName(key)])) as TableNames;
-const calls = directCalls(documentClient(), tables);
+const pets = new DynamoPetRepository(documentClient(), tableName('pets'));
 const PET_PATH = /^\/v1\/pets\/(\d+)$/;
 
 const server = createServer((request, response) => {
@@ -21,9 +18,9 @@ const server = createServer((request, response) => {
     response.writeHead(404).end();
     return;
   }
-  calls.getPet(Number(id)).then(
-    ({ Item }) => {
-      const body = JSON.stringify(Item ?? null);
+  pets.get(Number(id)).then(
+    (pet) => {
+      const body = JSON.stringify(pet ?? null);
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
     },
     () => response.writeHead(503).end(),
