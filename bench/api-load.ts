@@ -157,8 +157,16 @@ const SLICES_PER_SIDE = 2;
 
 const share = (part: { requestsPerSecond: number }, whole: { requestsPerSecond: number }): string => `${((part.requestsPerSecond / whole.requestsPerSecond) * 100).toFixed(0)}%`;
 
-/** `sliceSeconds`: whole seconds (autocannon's unit); each side runs SLICES_PER_SIDE of them. */
-export async function runApiLoad(bench: BenchStore, petId: number, connections: number, sliceSeconds: number): Promise<LoadResult> {
+export interface LoadOptions {
+  readonly connections: number;
+  /** Whole seconds (autocannon's unit); each side runs SLICES_PER_SIDE of them per round. */
+  readonly sliceSeconds: number;
+  /** Unmeasured rounds of the same slices before the measured one. */
+  readonly warmUpRounds: number;
+}
+
+export async function runApiLoad(bench: BenchStore, petId: number, options: LoadOptions): Promise<LoadResult> {
+  const { connections, sliceSeconds, warmUpRounds } = options;
   const server = await startApiServer(bench.store.environment);
   const floorServer = await startApiServer(bench.store.environment, 'bench/bare-server.ts');
   const origins: Record<Exclude<Side, 'direct'>, string> = { api: server.origin, floor: floorServer.origin };
@@ -169,10 +177,24 @@ export async function runApiLoad(bench: BenchStore, petId: number, connections: 
       const order = sliceOrder(scenario);
       const run = (side: Side, seconds: number): Promise<LoadOutcome> =>
         side === 'direct' ? directly(scenario, connections, seconds) : throughHttp(origins[side], bench.apiKey, scenario, connections, seconds);
-      // Short warm-ups: JIT on every side, keep-alive sockets, the authorizer's key cache.
-      for (const side of new Set(order)) await run(side, 1);
-      const slices: Record<Side, LoadOutcome[]> = { api: [], floor: [], direct: [] };
-      for (const side of order) slices[side].push(await run(side, sliceSeconds));
+      const round = async (name: string): Promise<Record<Side, LoadOutcome[]>> => {
+        const slices: Record<Side, LoadOutcome[]> = { api: [], floor: [], direct: [] };
+        const rates: string[] = [];
+        for (const side of order) {
+          const slice = await run(side, sliceSeconds);
+          slices[side].push(slice);
+          rates.push(`${side} ${(slice.requests / slice.seconds).toFixed(0)}`);
+        }
+        process.stderr.write(`[bench]   ${scenario.label}, ${name} (req/s): ${rates.join(', ')}\n`);
+        return slices;
+      };
+      // Unmeasured rounds of the same slices first. The servers are fresh processes and DynamoDB
+      // Local's JIT has not seen this load: here every process's CPU per request keeps falling for a
+      // minute or two (DynamoDB Local's from ~4 to ~0.5 ms, the API server's from ~2 to ~0.9 ms), and
+      // a climb left inside the measured round weighs most on its first slice, always the API's (with
+      // a 1 s warm-up GET by id measured 60–79% of direct; see README "Performance").
+      for (let index = 1; index <= warmUpRounds; index++) await round(`warm-up round ${index}`);
+      const slices = await round('measured round');
       const api = combine(slices.api);
       const direct = combine(slices.direct);
       const ratio = api.requestsPerSecond / direct.requestsPerSecond;
@@ -196,7 +218,9 @@ export async function runApiLoad(bench: BenchStore, petId: number, connections: 
       title: 'Local API under load vs. the same operation directly with the SDK',
       note:
         `${connections} connections (autocannon) / ${connections} concurrent SDK calls, ${SLICES_PER_SIDE * sliceSeconds} s per side in alternating slices of ${sliceSeconds} s ` +
-        '(API, direct, direct, API; with the floor API, floor, direct, direct, floor, API), same DynamoDB engine, same run; p50/p99 are request-weighted means of the slices\'. ' +
+        '(API, direct, direct, API; with the floor API, floor, direct, direct, floor, API), same DynamoDB engine, same run; ' +
+        `after ${warmUpRounds} unmeasured warm-up round${warmUpRounds === 1 ? '' : 's'} of the same slices; ` +
+        "p50/p99 are request-weighted means of the slices'. " +
         'The floor (bench/bare-server.ts, no budget) is a bare HTTP server making only the DynamoDB call: the share the HTTP hop alone leaves on this machine.',
       columns: ['operation', 'API req/s', 'API p50 / p99 ms', 'direct SDK req/s', 'direct p50 / p99 ms', 'API / direct'],
       rows,
