@@ -12,6 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { BenchStore } from './bench-store';
 import { directCalls } from './direct-calls';
+import { ownCpuMs, processCpuMs } from './process-cpu';
 import type { BudgetCheck, Table } from './report';
 import { median, ms, percentile } from './stats';
 
@@ -20,6 +21,7 @@ const PROJECT_ROOT = resolve(import.meta.dirname, '..');
 
 interface ApiServer {
   readonly origin: string;
+  readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export async function startApiServer(environment: Record<string, string>, script
   });
   return {
     origin,
+    pid: child.pid,
     stop: () =>
       new Promise((done) => {
         if (child.exitCode !== null) return done();
@@ -59,6 +62,15 @@ interface LoadOutcome {
   readonly p50: number;
   readonly p99: number;
 }
+
+/** CPU ms spent during a slice by the caller (this process), the server and the DynamoDB engine. */
+interface CpuSpent {
+  readonly caller: number;
+  readonly server?: number;
+  readonly engine?: number;
+}
+
+type Slice = LoadOutcome & { readonly cpu: CpuSpent };
 
 /**
  * Slices of one side, combined: throughput over their total time, and latency percentiles as the
@@ -144,6 +156,8 @@ function scenarios(bench: BenchStore, db: DynamoDBDocumentClient, petId: number)
 
 export interface LoadResult {
   readonly table: Table;
+  /** Where a request's CPU goes, per side of each scenario. */
+  readonly cpuTable: Table;
   readonly checks: BudgetCheck[];
 }
 
@@ -154,6 +168,36 @@ type Side = 'api' | 'floor' | 'direct';
  */
 const sliceOrder = (scenario: Scenario): readonly Side[] => (scenario.floor ? ['api', 'floor', 'direct', 'direct', 'floor', 'api'] : ['api', 'direct', 'direct', 'api']);
 const SLICES_PER_SIDE = 2;
+
+/** The processes whose CPU a slice is charged with; `undefined` where unknown (not Linux). */
+function cpuSnapshot(serverPid: number | undefined, enginePid: number | undefined): CpuSpent {
+  const server = serverPid === undefined ? undefined : processCpuMs(serverPid);
+  const engine = enginePid === undefined ? undefined : processCpuMs(enginePid);
+  return { caller: ownCpuMs(), ...(server !== undefined ? { server } : {}), ...(engine !== undefined ? { engine } : {}) };
+}
+
+const spentBetween = (before: CpuSpent, after: CpuSpent): CpuSpent => {
+  const delta = (pick: (cpu: CpuSpent) => number | undefined): number | undefined => {
+    const [start, end] = [pick(before), pick(after)];
+    return start === undefined || end === undefined ? undefined : end - start;
+  };
+  const [server, engine] = [delta((cpu) => cpu.server), delta((cpu) => cpu.engine)];
+  return { caller: after.caller - before.caller, ...(server !== undefined ? { server } : {}), ...(engine !== undefined ? { engine } : {}) };
+};
+
+/**
+ * Mean CPU ms per request over slices, per process: caller, server, engine, and all of them — only
+ * when every process involved was measured (a direct side has no server; dynalite has no process).
+ */
+function cpuPerRequest(slices: readonly Slice[], involved: { server: boolean; engine: boolean }): string[] {
+  const requests = slices.reduce((sum, slice) => sum + slice.requests, 0);
+  const total = (pick: (cpu: CpuSpent) => number | undefined): number | undefined =>
+    slices.every((slice) => pick(slice.cpu) !== undefined) ? slices.reduce((sum, slice) => sum + (pick(slice.cpu) ?? 0), 0) : undefined;
+  const [caller, server, engine] = [total((cpu) => cpu.caller), total((cpu) => cpu.server), total((cpu) => cpu.engine)];
+  const complete = (!involved.server || server !== undefined) && (!involved.engine || engine !== undefined);
+  const all = complete ? (caller ?? 0) + (server ?? 0) + (engine ?? 0) : undefined;
+  return [caller, server, engine, all].map((part) => (part === undefined ? '–' : (part / requests).toFixed(2)));
+}
 
 const share = (part: { requestsPerSecond: number }, whole: { requestsPerSecond: number }): string => `${((part.requestsPerSecond / whole.requestsPerSecond) * 100).toFixed(0)}%`;
 
@@ -169,16 +213,21 @@ export async function runApiLoad(bench: BenchStore, petId: number, options: Load
   const { connections, sliceSeconds, warmUpRounds } = options;
   const server = await startApiServer(bench.store.environment);
   const floorServer = await startApiServer(bench.store.environment, 'bench/bare-server.ts');
-  const origins: Record<Exclude<Side, 'direct'>, string> = { api: server.origin, floor: floorServer.origin };
+  const servers: Record<Exclude<Side, 'direct'>, ApiServer> = { api: server, floor: floorServer };
   const rows: string[][] = [];
+  const cpuRows: string[][] = [];
   const checks: BudgetCheck[] = [];
   try {
     for (const scenario of scenarios(bench, bench.db, petId)) {
       const order = sliceOrder(scenario);
-      const run = (side: Side, seconds: number): Promise<LoadOutcome> =>
-        side === 'direct' ? directly(scenario, connections, seconds) : throughHttp(origins[side], bench.apiKey, scenario, connections, seconds);
-      const round = async (name: string): Promise<Record<Side, LoadOutcome[]>> => {
-        const slices: Record<Side, LoadOutcome[]> = { api: [], floor: [], direct: [] };
+      const run = async (side: Side, seconds: number): Promise<Slice> => {
+        const before = cpuSnapshot(side === 'direct' ? undefined : servers[side].pid, bench.store.enginePid);
+        const outcome = await (side === 'direct' ? directly(scenario, connections, seconds) : throughHttp(servers[side].origin, bench.apiKey, scenario, connections, seconds));
+        const after = cpuSnapshot(side === 'direct' ? undefined : servers[side].pid, bench.store.enginePid);
+        return { ...outcome, cpu: spentBetween(before, after) };
+      };
+      const round = async (name: string): Promise<Record<Side, Slice[]>> => {
+        const slices: Record<Side, Slice[]> = { api: [], floor: [], direct: [] };
         const rates: string[] = [];
         for (const side of order) {
           const slice = await run(side, sliceSeconds);
@@ -199,6 +248,10 @@ export async function runApiLoad(bench: BenchStore, petId: number, options: Load
       const direct = combine(slices.direct);
       const ratio = api.requestsPerSecond / direct.requestsPerSecond;
       rows.push([scenario.label, api.requestsPerSecond.toFixed(0), `${ms(api.p50)} / ${ms(api.p99)}`, direct.requestsPerSecond.toFixed(0), `${ms(direct.p50)} / ${ms(direct.p99)}`, share(api, direct)]);
+      const engine = bench.store.enginePid !== undefined;
+      cpuRows.push([scenario.label, 'API', ...cpuPerRequest(slices.api, { server: true, engine })]);
+      if (scenario.floor) cpuRows.push([scenario.label, 'floor', ...cpuPerRequest(slices.floor, { server: true, engine })]);
+      cpuRows.push([scenario.label, 'direct SDK', ...cpuPerRequest(slices.direct, { server: false, engine })]);
       if (scenario.floor) {
         const floor = combine(slices.floor);
         rows.push([`floor: ${scenario.label} on a bare HTTP server`, floor.requestsPerSecond.toFixed(0), `${ms(floor.p50)} / ${ms(floor.p99)}`, '–', '–', share(floor, direct)]);
@@ -224,6 +277,14 @@ export async function runApiLoad(bench: BenchStore, petId: number, options: Load
         'The floor (bench/bare-server.ts, no budget) is a bare HTTP server making only the DynamoDB call: the share the HTTP hop alone leaves on this machine.',
       columns: ['operation', 'API req/s', 'API p50 / p99 ms', 'direct SDK req/s', 'direct p50 / p99 ms', 'API / direct'],
       rows,
+    },
+    cpuTable: {
+      title: 'Where a request\'s CPU goes under load (measured round)',
+      note:
+        'CPU time (user + system, every thread) of each process during the slices, per request served, in ms: the caller is the bench process (autocannon for API and floor, ' +
+        'the SDK calls themselves for direct), the server the local API or the floor, the engine DynamoDB Local ("–" for dynalite, which runs inside the caller, or where /proc is missing).',
+      columns: ['operation', 'side', 'caller ms', 'server ms', 'engine ms', 'all ms'],
+      rows: cpuRows,
     },
     checks,
   };

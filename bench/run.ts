@@ -57,10 +57,8 @@ async function main(): Promise<number> {
       const warm = await runWarmOverhead(functions, bench, timer, COUNTS.warmIterations, 1);
       log('3/4 local API under load');
       const load = await runApiLoad(bench, 1, COUNTS.load);
-      for (const part of [cold, warm, load, scaling]) {
-        sections.push(renderTable(part.table));
-        checks.push(...part.checks);
-      }
+      for (const table of [cold.table, warm.table, load.table, load.cpuTable, scaling.table]) sections.push(renderTable(table));
+      for (const part of [cold, warm, load, scaling]) checks.push(...part.checks);
     } finally {
       await bench.stop();
     }

@@ -16,6 +16,8 @@ export type EngineName = 'dynamodb-local' | 'dynalite';
 export interface LocalDynamoDb {
   readonly engine: EngineName;
   readonly endpoint: string;
+  /** The engine's own process (DynamoDB Local); dynalite runs inside this one. */
+  readonly pid?: number;
   stop(): Promise<void>;
 }
 
@@ -117,6 +119,7 @@ async function startDynamoDbLocal(port: number, dataDir: string | undefined): Pr
   return {
     engine: 'dynamodb-local',
     endpoint,
+    ...(child.pid !== undefined ? { pid: child.pid } : {}),
     stop: async () => {
       process.removeListener('exit', killOnExit);
       if (exit === undefined) {

@@ -5,6 +5,8 @@ import { ensureTables, localTableNames, tableEnvironment, type TableNames } from
 export interface LocalStore {
   readonly engine: EngineName;
   readonly endpoint: string;
+  /** The engine's own process, when it has one (see LocalDynamoDb). */
+  readonly enginePid?: number;
   readonly tableNames: TableNames;
   /** Process environment for functions using this store (same variables as in Lambda). */
   readonly environment: Record<string, string>;
@@ -40,7 +42,7 @@ export async function openLocalStore(options: LocalDynamoDbOptions & { tablePref
   const db = await startLocalDynamoDb(options);
   try {
     const tableNames = await prepareTables(db.endpoint, options.tablePrefix ?? LOCAL_TABLE_PREFIX);
-    return { engine: db.engine, endpoint: db.endpoint, tableNames, environment: storeEnvironment(db.endpoint, tableNames), stop: db.stop };
+    return { engine: db.engine, endpoint: db.endpoint, ...(db.pid !== undefined ? { enginePid: db.pid } : {}), tableNames, environment: storeEnvironment(db.endpoint, tableNames), stop: db.stop };
   } catch (error) {
     await db.stop();
     throw error;
