@@ -4,7 +4,8 @@
  * with the SDK against the same DynamoDB at the same concurrency, the two alternating in slices. The
  * API's throughput relative to the direct one is what the HTTP hop plus our gateway emulation,
  * authorizer and middleware cost; for GET by id a bare HTTP server (bare-server.ts) runs in the same
- * slices, so the report separates the two.
+ * slices, so the report separates the two. Only a round after the warm-up rounds is measured, and each
+ * of its slices' CPU time is charged to the processes involved (caller, server, DynamoDB engine).
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
