@@ -10,7 +10,10 @@ export interface Round {
 
 let sequence = 0;
 
-/** Writes and reads of every operation, some with a key the authorizer has never seen. */
+/**
+ * Writes and reads of every operation, one create with `Idempotency-Key` (its claim record and its
+ * pet are two writes, either of which a fault can hit), some with a key the authorizer has never seen.
+ */
 export async function mixedRound(api: TestApi, knownPetId: number): Promise<Round> {
   const fresh = await api.issueKey('acct_fresh').catch(() => undefined);
   const names = Array.from({ length: 3 }, () => `traffic-${process.pid}-${sequence++}`);
@@ -20,7 +23,9 @@ export async function mixedRound(api: TestApi, knownPetId: number): Promise<Roun
     return { answer, ms: performance.now() - started };
   };
   const results = await Promise.all([
-    ...names.map((name) => timed(api.call('POST', '/v1/pets', { json: { name, categoryId: 1 } }))),
+    ...names.map((name, index) =>
+      timed(api.call('POST', '/v1/pets', { json: { name, categoryId: 1 }, ...(index === names.length - 1 ? { headers: { 'idempotency-key': `key-${name}` } } : {}) })),
+    ),
     timed(api.call('POST', '/messages', { json: { message: `message-${sequence++}` } })),
     timed(api.call('GET', '/v1/pets?limit=5')),
     timed(api.call('GET', '/v1/pets?status=available&limit=5')),

@@ -32,7 +32,6 @@ describe('what a client sees for each kind of failure', () => {
     const error = new ApiError(404, 'not_found', 'no pet');
     expect(classify(error).apiError).toBe(error);
   });
-
 });
 
 describe('what gets logged', () => {
