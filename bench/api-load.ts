@@ -64,11 +64,15 @@ interface LoadOutcome {
   readonly p99: number;
 }
 
-/** CPU ms spent during a slice by the caller (this process), the server and the DynamoDB engine. */
+/**
+ * CPU ms spent during a slice by the caller (this process), the server and the DynamoDB engine;
+ * `undefined` for a process the side does not have (no server for direct calls, no engine process
+ * for dynalite) or that cannot be read (no /proc).
+ */
 interface CpuSpent {
   readonly caller: number;
-  readonly server?: number;
-  readonly engine?: number;
+  readonly server: number | undefined;
+  readonly engine: number | undefined;
 }
 
 type Slice = LoadOutcome & { readonly cpu: CpuSpent };
@@ -170,33 +174,30 @@ type Side = 'api' | 'floor' | 'direct';
 const sliceOrder = (scenario: Scenario): readonly Side[] => (scenario.floor ? ['api', 'floor', 'direct', 'direct', 'floor', 'api'] : ['api', 'direct', 'direct', 'api']);
 const SLICES_PER_SIDE = 2;
 
-/** The processes whose CPU a slice is charged with; `undefined` where unknown (not Linux). */
-function cpuSnapshot(serverPid: number | undefined, enginePid: number | undefined): CpuSpent {
-  const server = serverPid === undefined ? undefined : processCpuMs(serverPid);
-  const engine = enginePid === undefined ? undefined : processCpuMs(enginePid);
-  return { caller: ownCpuMs(), ...(server !== undefined ? { server } : {}), ...(engine !== undefined ? { engine } : {}) };
-}
+const cpuNow = (serverPid: number | undefined, enginePid: number | undefined): CpuSpent => ({
+  caller: ownCpuMs(),
+  server: serverPid === undefined ? undefined : processCpuMs(serverPid),
+  engine: enginePid === undefined ? undefined : processCpuMs(enginePid),
+});
 
-const spentBetween = (before: CpuSpent, after: CpuSpent): CpuSpent => {
-  const delta = (pick: (cpu: CpuSpent) => number | undefined): number | undefined => {
-    const [start, end] = [pick(before), pick(after)];
-    return start === undefined || end === undefined ? undefined : end - start;
-  };
-  const [server, engine] = [delta((cpu) => cpu.server), delta((cpu) => cpu.engine)];
-  return { caller: after.caller - before.caller, ...(server !== undefined ? { server } : {}), ...(engine !== undefined ? { engine } : {}) };
-};
+const minus = (end: number | undefined, start: number | undefined): number | undefined => (end === undefined || start === undefined ? undefined : end - start);
 
-/**
- * Mean CPU ms per request over slices, per process: caller, server, engine, and all of them — only
- * when every process involved was measured (a direct side has no server; dynalite has no process).
- */
-function cpuPerRequest(slices: readonly Slice[], involved: { server: boolean; engine: boolean }): string[] {
+const spentBetween = (before: CpuSpent, after: CpuSpent): CpuSpent => ({
+  caller: after.caller - before.caller,
+  server: minus(after.server, before.server),
+  engine: minus(after.engine, before.engine),
+});
+
+/** Other processes are readable (Linux): then "all" adds up every process a side involves. */
+const OTHER_PROCESSES_READABLE = processCpuMs(process.pid) !== undefined;
+
+/** Mean CPU ms per request over slices: caller, server, engine, and all of them. */
+function cpuPerRequest(slices: readonly Slice[]): string[] {
   const requests = slices.reduce((sum, slice) => sum + slice.requests, 0);
   const total = (pick: (cpu: CpuSpent) => number | undefined): number | undefined =>
-    slices.every((slice) => pick(slice.cpu) !== undefined) ? slices.reduce((sum, slice) => sum + (pick(slice.cpu) ?? 0), 0) : undefined;
+    slices.some((slice) => pick(slice.cpu) === undefined) ? undefined : slices.reduce((sum, slice) => sum + (pick(slice.cpu) ?? 0), 0);
   const [caller, server, engine] = [total((cpu) => cpu.caller), total((cpu) => cpu.server), total((cpu) => cpu.engine)];
-  const complete = (!involved.server || server !== undefined) && (!involved.engine || engine !== undefined);
-  const all = complete ? (caller ?? 0) + (server ?? 0) + (engine ?? 0) : undefined;
+  const all = OTHER_PROCESSES_READABLE ? (caller ?? 0) + (server ?? 0) + (engine ?? 0) : undefined;
   return [caller, server, engine, all].map((part) => (part === undefined ? '–' : (part / requests).toFixed(2)));
 }
 
@@ -222,10 +223,10 @@ export async function runApiLoad(bench: BenchStore, petId: number, options: Load
     for (const scenario of scenarios(bench, bench.db, petId)) {
       const order = sliceOrder(scenario);
       const run = async (side: Side, seconds: number): Promise<Slice> => {
-        const before = cpuSnapshot(side === 'direct' ? undefined : servers[side].pid, bench.store.enginePid);
+        const serverPid = side === 'direct' ? undefined : servers[side].pid;
+        const before = cpuNow(serverPid, bench.store.enginePid);
         const outcome = await (side === 'direct' ? directly(scenario, connections, seconds) : throughHttp(servers[side].origin, bench.apiKey, scenario, connections, seconds));
-        const after = cpuSnapshot(side === 'direct' ? undefined : servers[side].pid, bench.store.enginePid);
-        return { ...outcome, cpu: spentBetween(before, after) };
+        return { ...outcome, cpu: spentBetween(before, cpuNow(serverPid, bench.store.enginePid)) };
       };
       const round = async (name: string): Promise<Record<Side, Slice[]>> => {
         const slices: Record<Side, Slice[]> = { api: [], floor: [], direct: [] };
@@ -249,10 +250,9 @@ export async function runApiLoad(bench: BenchStore, petId: number, options: Load
       const direct = combine(slices.direct);
       const ratio = api.requestsPerSecond / direct.requestsPerSecond;
       rows.push([scenario.label, api.requestsPerSecond.toFixed(0), `${ms(api.p50)} / ${ms(api.p99)}`, direct.requestsPerSecond.toFixed(0), `${ms(direct.p50)} / ${ms(direct.p99)}`, share(api, direct)]);
-      const engine = bench.store.enginePid !== undefined;
-      cpuRows.push([scenario.label, 'API', ...cpuPerRequest(slices.api, { server: true, engine })]);
-      if (scenario.floor) cpuRows.push([scenario.label, 'floor', ...cpuPerRequest(slices.floor, { server: true, engine })]);
-      cpuRows.push([scenario.label, 'direct SDK', ...cpuPerRequest(slices.direct, { server: false, engine })]);
+      cpuRows.push([scenario.label, 'API', ...cpuPerRequest(slices.api)]);
+      if (scenario.floor) cpuRows.push([scenario.label, 'floor', ...cpuPerRequest(slices.floor)]);
+      cpuRows.push([scenario.label, 'direct SDK', ...cpuPerRequest(slices.direct)]);
       if (scenario.floor) {
         const floor = combine(slices.floor);
         rows.push([`floor: ${scenario.label} on a bare HTTP server`, floor.requestsPerSecond.toFixed(0), `${ms(floor.p50)} / ${ms(floor.p99)}`, '–', '–', share(floor, direct)]);
