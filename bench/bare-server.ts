@@ -1,8 +1,9 @@
 /**
  * Part 3's floor: a bare `node:http` server whose only work is the operation's DynamoDB call (the pet
  * repository's, with the handlers' own client), answered as JSON — no gateway emulation, no
- * authorizer, no Middy, no validation. What it reaches against the direct SDK is what the extra HTTP hop alone costs on this
- * machine; the distance from it to the real local API is what our layers cost. Prints its origin.
+ * authorizer, no Middy, no validation. What it reaches against the direct SDK is what the extra HTTP
+ * hop alone costs on this machine; the distance from it to the real local API is what our layers
+ * cost. Prints its origin.
  */
 import { createServer } from 'node:http';
 import { tableName } from '../lambda/shared/config';
