@@ -32,7 +32,8 @@ describe('POST /messages', () => {
     expect(Date.parse(message.createdAt)).toBeGreaterThanOrEqual(before - 1);
 
     const stored = (await api.scan('messages')).find((item) => item.id === message.id);
-    expect(stored).toEqual({ ...message, accountId: 'acct_test', keyId: expect.stringMatching(/^key_/) });
+    // The write token tells this write from any other (put-if-absent.ts); it is stored, never answered.
+    expect(stored).toEqual({ ...message, accountId: 'acct_test', keyId: expect.stringMatching(/^key_/), writeToken: expect.any(String) });
   });
 
   test('is served on the messages base address, not under /v1', async () => {

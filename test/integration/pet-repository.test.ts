@@ -1,11 +1,16 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoMessageRepository } from '../../lambda/shared/repositories/message-repository';
 import { DynamoPetRepository } from '../../lambda/shared/repositories/pet-repository';
-import { putIfAbsent } from '../../lambda/shared/repositories/put-if-absent';
+import { putIfAbsent, withWriteToken } from '../../lambda/shared/repositories/put-if-absent';
+import type { TableNames } from '../../local/tables';
 import { freshTables, testDocumentClient } from '../support/local-dynamodb';
 
 const db = testDocumentClient();
+let tables: TableNames;
 let table: string;
 beforeAll(async () => {
-  table = (await freshTables()).tableNames.pets;
+  tables = (await freshTables()).tableNames;
+  table = tables.pets;
 });
 afterAll(() => db.destroy());
 
@@ -34,16 +39,47 @@ describe('DynamoPetRepository against local DynamoDB', () => {
 
 describe('putIfAbsent (the write under every create)', () => {
   test('a repeated put of the same item, as an SDK retry after a lost response sends it, counts as stored once', async () => {
-    const item = { id: 77, name: 'retried', categoryId: 1, status: 'sold', createdAt: '2026-01-01T00:00:00.000Z' };
+    const item = withWriteToken({ id: 77, name: 'retried', categoryId: 1, status: 'sold', createdAt: '2026-01-01T00:00:00.000Z' });
     expect(await putIfAbsent(db, table, 'id', item)).toBe('stored');
     expect(await putIfAbsent(db, table, 'id', { ...item })).toBe('stored');
     expect(await new DynamoPetRepository(db, table).get(77)).toEqual({ id: 77, name: 'retried', categoryId: 1, status: 'sold' });
   });
 
   test('another item under a taken key is refused and the stored one kept', async () => {
-    const item = { id: 78, name: 'original', categoryId: 1, status: 'sold', createdAt: '2026-01-01T00:00:00.000Z' };
+    const item = withWriteToken({ id: 78, name: 'original', categoryId: 1, status: 'sold', createdAt: '2026-01-01T00:00:00.000Z' });
     expect(await putIfAbsent(db, table, 'id', item)).toBe('stored');
-    expect(await putIfAbsent(db, table, 'id', { ...item, name: 'other' })).toBe('taken');
+    expect(await putIfAbsent(db, table, 'id', withWriteToken({ ...item, name: 'other' }))).toBe('taken');
     expect(await new DynamoPetRepository(db, table).get(78)).toMatchObject({ name: 'original' });
+  });
+
+  test("another request's item, equal in every attribute but its write token, is refused, not taken for our own", async () => {
+    const { writeToken: _token, ...attributes } = withWriteToken({ id: 79, name: 'twin', categoryId: 1, status: 'sold', createdAt: '2026-01-01T00:00:00.000Z' });
+    expect(await putIfAbsent(db, table, 'id', withWriteToken(attributes))).toBe('stored');
+    expect(await putIfAbsent(db, table, 'id', withWriteToken(attributes))).toBe('taken');
+  });
+});
+
+describe('two different creates that draw the same key in the same millisecond stay two', () => {
+  const clock = () => new Date('2026-11-23T12:00:00.000Z');
+
+  test('two concurrent pet creates with equal bodies and a colliding id store two pets, each readable under its own id', async () => {
+    // Both draw 2_000 first (the collision), then ids of their own.
+    const draws = [2_000, 2_000, 2_001, 2_002];
+    const pets = new DynamoPetRepository(db, table, { nextId: () => draws.shift() as number, now: clock });
+    const body = { name: 'Twin', categoryId: 4 };
+    const [one, two] = await Promise.all([pets.create(body), pets.create(body)]);
+    expect(one?.id).not.toBe(two?.id);
+    expect([one?.id, two?.id].sort()).toEqual([2_000, 2_001]);
+    for (const pet of [one, two]) expect(await pets.get(pet?.id as number)).toEqual({ id: pet?.id, name: 'Twin', categoryId: 4, status: 'available' });
+  });
+
+  test('two concurrent messages with equal text and a colliding id store two messages', async () => {
+    const draws = ['01JTWIN00000000000000000AA', '01JTWIN00000000000000000AA', '01JTWIN00000000000000000AB', '01JTWIN00000000000000000AC'];
+    const messages = new DynamoMessageRepository(db, tables.messages, { nextId: () => draws.shift() as string, now: clock });
+    const caller = { accountId: 'acct_twin', keyId: 'key_twin' };
+    const [one, two] = await Promise.all([messages.enqueue('twin', caller), messages.enqueue('twin', caller)]);
+    expect([one.id, two.id].sort()).toEqual(['01JTWIN00000000000000000AA', '01JTWIN00000000000000000AB']);
+    const { Items = [] } = await db.send(new ScanCommand({ TableName: tables.messages, ConsistentRead: true }));
+    expect(Items.filter((item) => item.message === 'twin')).toHaveLength(2);
   });
 });

@@ -9,7 +9,8 @@ import { DynamoMessageRepository } from '../../lambda/shared/repositories/messag
 import { DynamoPetRepository } from '../../lambda/shared/repositories/pet-repository';
 import type { Pet } from '../../lambda/shared/schemas/pet-response';
 import type { TableNames } from '../../local/tables';
-import { freshTables, testDocumentClient } from '../support/local-dynamodb';
+import { freshTables, testDocumentClient, testEndpoint } from '../support/local-dynamodb';
+import { startFaultProxy } from '../support/tcp-proxy';
 
 const db = testDocumentClient();
 let tables: TableNames;
@@ -118,4 +119,36 @@ test('DynamoMessageRepository.enqueueOnce: a retry after a failed message write 
   expect((await scan(tables.messages)).filter((item) => item.message === 'hello once')).toEqual([
     expect.objectContaining({ id: '01JMSG0000000000000000000A', accountId: 'acct_once', status: 'queued' }),
   ]);
+});
+
+describe('a write whose answer is lost and retried by the SDK is recognised as our own', () => {
+  test("the first request of a key stays the original when its record write's answer was lost", async () => {
+    const proxy = await startFaultProxy(testEndpoint());
+    const throughProxy = testDocumentClient(proxy.endpoint);
+    try {
+      const body = { name: 'Lost record answer', categoryId: 6 };
+      const pets = new DynamoPetRepository(throughProxy, tables.pets, { nextId: idsFrom(5_701), idempotencyTable: tables.idempotency });
+      proxy.loseNextAnswerTo(tables.idempotency);
+      const first = await pets.createOnce(body, answer, claim(body));
+      expect(first).toEqual({ answer: { statusCode: 201, pet: { id: 5_701, name: 'Lost record answer', categoryId: 6, status: 'available' } }, replayed: false });
+      expect(await named('Lost record answer')).toHaveLength(1);
+    } finally {
+      throughProxy.destroy();
+      await proxy.close();
+    }
+  });
+
+  test("a plain create whose item write's answer was lost stores one pet under the id it drew", async () => {
+    const proxy = await startFaultProxy(testEndpoint());
+    const throughProxy = testDocumentClient(proxy.endpoint);
+    try {
+      const pets = new DynamoPetRepository(throughProxy, tables.pets, { nextId: idsFrom(5_801, 5_802) });
+      proxy.loseNextAnswerTo(tables.pets);
+      expect(await pets.create({ name: 'Lost item answer', categoryId: 6 })).toMatchObject({ id: 5_801 });
+      expect(await named('Lost item answer')).toEqual([expect.objectContaining({ id: 5_801 })]);
+    } finally {
+      throughProxy.destroy();
+      await proxy.close();
+    }
+  });
 });

@@ -9,12 +9,18 @@ export type ProxyMode = 'up' | 'refuse' | 'blackhole';
 export interface FaultProxy {
   readonly endpoint: string;
   setMode(mode: ProxyMode): void;
+  /**
+   * The next request whose bytes contain `marker` reaches DynamoDB, but its answer never reaches the
+   * client: the connection is cut as the answer arrives (a lost response, which the SDK retries).
+   */
+  loseNextAnswerTo(marker: string): void;
   close(): Promise<void>;
 }
 
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const { hostname, port } = new URL(target);
   let mode: ProxyMode = 'up';
+  let loseAnswerTo: string | undefined;
   const open = new Set<Socket>();
   const server: Server = createServer((client) => {
     open.add(client);
@@ -28,7 +34,18 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     upstream.on('error', () => client.destroy());
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
-    client.pipe(upstream).pipe(client);
+    let losing = false;
+    client.on('data', (chunk: Buffer) => {
+      if (loseAnswerTo !== undefined && chunk.includes(loseAnswerTo)) {
+        loseAnswerTo = undefined;
+        losing = true;
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (losing) client.destroy();
+      else client.write(chunk);
+    });
   });
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', () => ready()));
   const address = server.address();
@@ -39,6 +56,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       mode = next;
       // Kept-alive connections must feel the change too.
       if (next !== 'up') for (const socket of open) socket.destroy();
+    },
+    loseNextAnswerTo: (marker) => {
+      loseAnswerTo = marker;
     },
     close: () =>
       new Promise((closed) => {

@@ -3,7 +3,7 @@ import type { Caller } from '../caller';
 import type { IdempotencyClaim } from '../idempotency';
 import { newMessageId } from '../message-ids';
 import type { Message } from '../schemas/message-response';
-import { putIfAbsent } from './put-if-absent';
+import { putIfAbsent, withWriteToken, type Tokened } from './put-if-absent';
 import { writeOnce, type WriteOnceTarget, type Written } from './write-once';
 
 export interface MessageRepository {
@@ -15,31 +15,35 @@ export interface MessageRepository {
 const MAX_ENQUEUE_ATTEMPTS = 3;
 
 /** What the messages table keeps: the Message plus who sent it. */
-type MessageItem = Message & { accountId: string; keyId: string };
+type MessageItem = Tokened<Message & { accountId: string; keyId: string }>;
 
 export interface MessageRepositoryOptions {
   /** Draws a new message id (tests fix it). */
   readonly nextId?: () => string;
   /** The `Idempotency-Key` records (lib/tables.ts `idempotency`): enqueueOnce with a claim needs them. */
   readonly idempotencyTable?: string;
+  /** The clock for `createdAt` (tests fix it). */
+  readonly now?: () => Date;
 }
 
 export class DynamoMessageRepository implements MessageRepository {
   readonly #nextId: () => string;
+  readonly #now: () => Date;
   readonly #once: WriteOnceTarget | undefined;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    { nextId = newMessageId, idempotencyTable }: MessageRepositoryOptions = {},
+    { nextId = newMessageId, idempotencyTable, now = () => new Date() }: MessageRepositoryOptions = {},
   ) {
     this.#nextId = nextId;
+    this.#now = now;
     this.#once = idempotencyTable ? { db, tableName, keyName: 'id', recordsTable: idempotencyTable } : undefined;
   }
 
   #newItem(text: string, caller: Caller): { message: Message; item: MessageItem } {
-    const message: Message = { id: this.#nextId(), message: text, status: 'queued', createdAt: new Date().toISOString() };
-    return { message, item: { ...message, accountId: caller.accountId, keyId: caller.keyId } };
+    const message: Message = { id: this.#nextId(), message: text, status: 'queued', createdAt: this.#now().toISOString() };
+    return { message, item: withWriteToken({ ...message, accountId: caller.accountId, keyId: caller.keyId }) };
   }
 
   async enqueue(text: string, caller: Caller): Promise<Message> {

@@ -6,7 +6,7 @@ import { newPetId } from '../pet-ids';
 import type { NewPet } from '../schemas/pet';
 import type { Pet } from '../schemas/pet-response';
 import { DEFAULT_PET_STATUS, type PetStatus } from '../schemas/pet-status';
-import { putIfAbsent } from './put-if-absent';
+import { putIfAbsent, withWriteToken, type Tokened } from './put-if-absent';
 import { writeOnce, type WriteOnceTarget, type Written } from './write-once';
 
 export interface PetPage {
@@ -41,10 +41,10 @@ const PET_PROJECTION = {
   ExpressionAttributeNames: { '#id': 'id', '#name': 'name', '#categoryId': 'categoryId', '#status': 'status' },
 };
 
-type PetItem = Pet & { createdAt?: string };
+type PetItem = Tokened<Pet & { createdAt: string }>;
 
 const toPet = (item: Record<string, unknown>): Pet => {
-  const { id, name, categoryId, status } = item as PetItem;
+  const { id, name, categoryId, status } = item as Pet;
   return { id, name, categoryId, status };
 };
 
@@ -53,29 +53,33 @@ export interface PetRepositoryOptions {
   readonly nextId?: () => number;
   /** The `Idempotency-Key` records (lib/tables.ts `idempotency`): createOnce with a claim needs them. */
   readonly idempotencyTable?: string;
+  /** The clock for `createdAt` (tests fix it). */
+  readonly now?: () => Date;
 }
 
 export class DynamoPetRepository implements PetRepository {
   readonly #nextId: () => number;
+  readonly #now: () => Date;
   readonly #once: WriteOnceTarget | undefined;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    { nextId = newPetId, idempotencyTable }: PetRepositoryOptions = {},
+    { nextId = newPetId, idempotencyTable, now = () => new Date() }: PetRepositoryOptions = {},
   ) {
     this.#nextId = nextId;
+    this.#now = now;
     this.#once = idempotencyTable ? { db, tableName, keyName: 'id', recordsTable: idempotencyTable } : undefined;
   }
 
   #newItem(newPet: NewPet): PetItem {
-    return {
+    return withWriteToken({
       id: this.#nextId(),
       name: newPet.name,
       categoryId: newPet.categoryId,
       status: newPet.status ?? DEFAULT_PET_STATUS,
-      createdAt: new Date().toISOString(),
-    };
+      createdAt: this.#now().toISOString(),
+    });
   }
 
   async create(newPet: NewPet): Promise<Pet> {

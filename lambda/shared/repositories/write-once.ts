@@ -1,11 +1,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { idempotencyKeyReused } from '../errors';
 import type { IdempotencyClaim } from '../idempotency';
-import { putIf, putIfAbsent } from './put-if-absent';
+import { isSameWrite, putIf, putIfAbsent, withWriteToken, type Tokened } from './put-if-absent';
 
 /** A new item and the answer that reports it, prepared together before anything is written. */
 export interface Intended<A> {
-  readonly item: Record<string, unknown>;
+  /** Carries its write token (put-if-absent.ts): the record and every duplicate write this very item. */
+  readonly item: Tokened<Record<string, unknown>>;
   readonly answer: A;
 }
 
@@ -25,14 +26,14 @@ export interface WriteOnceTarget {
 }
 
 /** What a claim record holds: the write it promises and its answer, so any request can finish it. */
-type ClaimRecord = {
+type ClaimRecord = Tokened<{
   readonly id: string;
   readonly validation: string;
   readonly expiration: number;
-  readonly item: Record<string, unknown>;
+  readonly item: Tokened<Record<string, unknown>>;
   /** JSON: a string keeps the answer out of DynamoDB's type mapping (headers, numbers) exactly as built. */
   readonly answer: string;
-};
+}>;
 
 const MAX_ATTEMPTS = 5;
 
@@ -49,9 +50,8 @@ const MAX_ATTEMPTS = 5;
  *
  * `prepare` draws a fresh key for the item (pets and messages get random-ish keys): when the
  * recorded key turns out taken by another item, the record is moved to a fresh one, once, by
- * whichever duplicate notices first; the others follow the record. "Another item" is one that
- * differs from the recorded one: stored pets and messages never change (the API has no update), so
- * the item a request wrote is still equal to its record within the window.
+ * whichever duplicate notices first; the others follow the record. "Another item" is one whose
+ * write token differs from the recorded one: only the recorded write carries that token.
  */
 export async function writeOnce<A>(target: WriteOnceTarget, claim: IdempotencyClaim, prepare: () => Intended<A>, now: () => number = Date.now): Promise<Written<A>> {
   const claimed = await claimRecord(target, claim, prepare(), now);
@@ -66,13 +66,14 @@ export async function writeOnce<A>(target: WriteOnceTarget, claim: IdempotencyCl
   throw new Error(`no free key for the item of ${claim.recordKey} after ${MAX_ATTEMPTS} attempts`);
 }
 
-const recordOf = (claim: IdempotencyClaim, intended: Intended<unknown>, expiration: number): ClaimRecord => ({
-  id: claim.recordKey,
-  validation: claim.payloadHash,
-  expiration,
-  item: intended.item,
-  answer: JSON.stringify(intended.answer),
-});
+const recordOf = (claim: IdempotencyClaim, intended: Intended<unknown>, expiration: number): ClaimRecord =>
+  withWriteToken({
+    id: claim.recordKey,
+    validation: claim.payloadHash,
+    expiration,
+    item: intended.item,
+    answer: JSON.stringify(intended.answer),
+  });
 
 /** Claims the key with this request's intended write, or returns the record that holds it. */
 async function claimRecord<A>(target: WriteOnceTarget, claim: IdempotencyClaim, intended: Intended<A>, now: () => number): Promise<{ record: ClaimRecord; owned: boolean }> {
@@ -86,7 +87,8 @@ async function claimRecord<A>(target: WriteOnceTarget, claim: IdempotencyClaim, 
       values: { ':now': nowSeconds },
     });
     if (outcome.written) return { record, owned: true };
-    if (outcome.current) return { record: outcome.current as ClaimRecord, owned: false };
+    // Our own put, retried by the SDK after its answer was lost, finds the record it wrote: still ours.
+    if (outcome.current) return { record: outcome.current as ClaimRecord, owned: isSameWrite(outcome.current, record) };
     // Gone between the two calls (expired and deleted): claim again.
   }
   throw new Error(`could not claim ${claim.recordKey} after ${MAX_ATTEMPTS} attempts`);
