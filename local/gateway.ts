@@ -92,7 +92,8 @@ function collectQuery(rawQueryString: string): Record<string, string> | undefine
 }
 
 const TEXT_CONTENT_TYPE = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|x-www-form-urlencoded)\b)/i;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a leading byte order mark is passed on as the client sent it, not silently dropped.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Text bodies travel as strings, anything else (or invalid UTF-8) base64-encoded, as in API Gateway. */
 function encodeBody(body: Buffer, contentType: string | undefined): { body?: string; isBase64Encoded: boolean } {

@@ -10,6 +10,7 @@ import type { IdempotencyClaim } from './idempotency';
 import type { InputSchemas, OperationSpec } from './operation-spec';
 import { addHeaders } from './middleware/add-headers';
 import { idempotencyKey } from './middleware/idempotency-key';
+import { jsonTextBody } from './middleware/json-text-body';
 import { limitBodySize } from './middleware/limit-body-size';
 import { mapErrors } from './middleware/map-errors';
 import { requireCaller } from './middleware/require-caller';
@@ -40,7 +41,7 @@ export interface OperationInput<S extends InputSchemas> {
 /**
  * The only way to build an HTTP handler, so none can skip auth or error mapping. Middleware order
  * (Middy's canonical one, auth first): caller check → header/event normalisation → body size limit →
- * JSON body parsing → zod validation → idempotency (writes) → operation; errors leave through
+ * media type and UTF-8 → JSON body parsing → zod validation → idempotency (writes) → operation; errors leave through
  * `mapErrors`.
  */
 export function httpHandler<const Spec extends OperationSpec>(
@@ -52,7 +53,7 @@ export function httpHandler<const Spec extends OperationSpec>(
     .use(requireCaller())
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer());
-  if (spec.input.body) handler.use(limitBodySize()).use(httpJsonBodyParser());
+  if (spec.input.body) handler.use(limitBodySize()).use(jsonTextBody()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   handler.use(validateInput(spec.input));
   if (spec.idempotent) handler.use(idempotencyKey(spec.operationId));
   return handler

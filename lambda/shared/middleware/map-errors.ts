@@ -40,11 +40,8 @@ function isUnavailable(error: unknown): boolean {
   return $metadata !== undefined && $metadata.httpStatusCode === undefined;
 }
 
-/** Translates Middy's body parser errors: the spec wants 400 where Middy says 415 or 422. */
+/** Translates Middy's body parser errors: the spec wants 400 where Middy says 422 (media types: json-text-body.ts). */
 function fromMiddy(error: MiddyHttpError): ApiError {
-  if (error.statusCode === 415) {
-    return new ApiError(400, 'unsupported_media_type', 'Content-Type must be application/json');
-  }
   if (error.statusCode === 422) {
     const data = error.cause?.data;
     if (error.message === 'Forbidden key in JSON body') {

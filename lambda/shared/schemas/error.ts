@@ -22,11 +22,13 @@ export const ERROR_CODES = {
     when: 'A field, query or path parameter or header is missing, unknown or invalid; the message names it.',
     example: "field 'name' is required",
   },
-  invalid_json: { status: 400, when: 'The body is empty or not valid JSON.', example: 'request body is not valid JSON' },
+  invalid_json: { status: 400, when: 'The body is empty, not valid JSON, or not valid UTF-8.', example: 'request body is not valid JSON' },
   unsupported_media_type: {
     status: 400,
-    when: 'A body-carrying call without `Content-Type: application/json` (the spec asks for 400, not 415).',
-    example: 'Content-Type must be application/json',
+    when:
+      'A body-carrying call whose `Content-Type` is not `application/json` (parameters are fine; `+json` types such as ' +
+      '`application/problem+json` and any charset other than UTF-8 are refused). The spec asks for 400, not 415.',
+    example: 'Content-Type must be application/json (with charset=utf-8 or no charset)',
   },
   unauthorized: {
     status: 401,
