@@ -62,10 +62,12 @@ const isLocal = (server: Server): boolean => server.url.startsWith('http://127.0
  * port it really listens on. Everything else is exactly docs/openapi.json.
  */
 export function documentForLocalServer(document: OpenApiDocument, port: number): OpenApiDocument {
-  const localFirst = (servers: readonly Server[]): Server[] =>
-    [...servers.filter(isLocal), ...servers.filter((server) => !isLocal(server))].map((server) =>
-      isLocal(server) && server.variables?.port ? { ...server, variables: { ...server.variables, port: { ...server.variables.port, default: String(port) } } } : server,
-    );
+  // The local server's variables (`port`, `messagesPort`) default to the port it really listens on.
+  const withPort = (server: Server): Server =>
+    isLocal(server) && server.variables
+      ? { ...server, variables: Object.fromEntries(Object.entries(server.variables).map(([name, variable]) => [name, { ...variable, default: String(port) }])) }
+      : server;
+  const localFirst = (servers: readonly Server[]): Server[] => [...servers.filter(isLocal), ...servers.filter((server) => !isLocal(server))].map(withPort);
   const paths = Object.fromEntries(
     Object.entries(document.paths).map(([path, item]) => [
       path,

@@ -11,9 +11,9 @@ const pets = new DynamoPetRepository(documentClient(), tableName('pets'));
 /** GET /v1/pets/{petId} (deprecated, see GET_PET_DEPRECATION_HEADERS) — the pet, or 404. */
 export const handler = httpHandler(
   GET_PET,
-  async ({ path, event }) => {
-    const pet = path.petId === null ? undefined : await pets.get(path.petId);
-    if (!pet) throw notFound(`no pet has the id ${event.pathParameters?.petId ?? ''}`);
+  async ({ path }) => {
+    const pet = await pets.get(path.petId);
+    if (!pet) throw notFound(`no pet has the id ${path.petId}`);
     return jsonResponse(200, pet);
   },
 );

@@ -21,6 +21,10 @@ export interface OperationSpec<S extends InputSchemas = InputSchemas> {
   readonly idempotent?: true;
 }
 
-/** `Idempotency-Key`: 1 to 255 visible ASCII characters; a replay within the window is answered from store. */
-export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/**
+ * `Idempotency-Key`: one value of 1 to 255 visible ASCII characters other than a comma. The comma is
+ * HTTP's list separator: the gateway joins a header sent twice into `a,b`, which must not become a
+ * key of its own. A replay within the window is answered from store.
+ */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x2b\x2d-\x7e]{1,255}$/;
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;

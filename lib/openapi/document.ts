@@ -8,7 +8,7 @@ import { API_KEY_PREFIX } from '../../lambda/shared/api-keys';
 import { AUTH_CACHE_TTL_MS } from '../../lambda/shared/auth-settings';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS } from '../../lambda/shared/operations';
 import { MAX_BODY_BYTES } from '../../lambda/shared/middleware/limit-body-size';
-import { ERROR_CODES, ErrorBody } from '../../lambda/shared/schemas/error';
+import { ERROR_CODES, ErrorBody, GatewayErrorBody } from '../../lambda/shared/schemas/error';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN } from '../../lambda/shared/schemas/list-pets-query';
 import { PETS_BASE_PATH, ROUTES, type ApiName, type RouteDefinition } from '../routes';
 import { SchemaConverter } from './json-schema';
@@ -28,23 +28,33 @@ const STACK_OUTPUTS: Record<ApiName, string> = { pets: 'PetsBaseUrl', messages: 
  * Deployed addresses are only known after `cdk deploy` (API Gateway picks the API id), so they are
  * templates: fill in the stack output the description names.
  */
+/**
+ * Server variables are one namespace in most tools (Postman, Portman, Prism): each API's variables
+ * carry its name, so the messages servers never borrow the pets API's id.
+ */
+const SERVER_VARIABLES: Record<ApiName, { apiId: string; region: string; port: string }> = {
+  pets: { apiId: 'apiId', region: 'region', port: 'port' },
+  messages: { apiId: 'messagesApiId', region: 'messagesRegion', port: 'messagesPort' },
+};
+
 function serversOf(api: ApiName): Server[] {
   const basePath = BASE_PATHS[api];
+  const names = SERVER_VARIABLES[api];
   const deployed = (stage: 'prod' | 'staging', title: string): Server => ({
-    url: `https://{apiId}.execute-api.{region}.amazonaws.com${basePath}`,
+    url: `https://{${names.apiId}}.execute-api.{${names.region}}.amazonaws.com${basePath}`,
     description: `${title}: the \`${STACK_OUTPUTS[api]}\` output of the PetStore-${stage} stack`,
     variables: {
-      apiId: { default: `${stage}-${api}-api-id`, description: `API Gateway id of the ${api} API (in \`${STACK_OUTPUTS[api]}\`)` },
-      region: { default: 'us-east-1', description: 'AWS region the stack is deployed to' },
+      [names.apiId]: { default: `${stage}-${api}-api-id`, description: `API Gateway id of the ${api} API (in \`${STACK_OUTPUTS[api]}\`)` },
+      [names.region]: { default: 'us-east-1', description: 'AWS region the stack is deployed to' },
     },
   });
   return [
     deployed('prod', 'Production'),
     deployed('staging', 'Staging'),
     {
-      url: `http://127.0.0.1:{port}${basePath}`,
+      url: `http://127.0.0.1:{${names.port}}${basePath}`,
       description: 'Local: `npm start`',
-      variables: { port: { default: '3000', description: 'The `PORT` the local server listens on' } },
+      variables: { [names.port]: { default: '3000', description: 'The `PORT` the local server listens on' } },
     },
   ];
 }
@@ -56,10 +66,11 @@ const IDEMPOTENCY_KEY: Parameter = {
   description:
     `Makes a retry safe: within ${IDEMPOTENCY_WINDOW_SECONDS / 3600} hours, a request from the same account with the same key ` +
     'and body gets the first answer (with `Idempotent-Replayed: true`) and stores nothing new — also while the first request is ' +
-    'still running, or after it failed part-way; the same key with another body answers 422. Keys are per account and per operation.',
+    'still running, or after it failed part-way; the same key with another body answers 422. Keys are per account and per operation. ' +
+    'Generate a new unique value (e.g. a random UUID) for every new request and reuse it only to retry that request: ' +
+    'no example is given here on purpose, since a tool that sent an example value would get an old answer replayed.',
   required: false,
-  schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
-  example: '4f1c2b7e-0d9a-4e8b-9a51-3c2f1e6d7a80',
+  schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source, minLength: 1, maxLength: 255 },
 };
 
 function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: SchemaConverter, servers: Server[] | undefined): Operation {
@@ -96,6 +107,8 @@ function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: Schem
       },
       ...errorResponses(errorCodesOf(docs), {
         errorSchema: schemas.convert(ErrorBody, 'output'),
+        gatewayErrorSchema: schemas.convert(GatewayErrorBody, 'output'),
+        takesBody: input.body !== undefined,
         operationHeaders,
         ...(docs.exampleMessages ? { exampleMessages: docs.exampleMessages } : {}),
       }),
@@ -122,8 +135,13 @@ valid key every route, including unknown ones, answers 401 — before the body i
 |---|---|---|
 ${errorTable}
 
-Any method or path not listed here answers 404 \`not_found\` (401 without a valid key). Deployed stages are throttled by
-API Gateway, which answers 429 with its own body \`{"message":"Too Many Requests"}\`.
+Any method or path not listed here answers 404 \`not_found\` (401 without a valid key); that includes \`GET /store/orders\`,
+whose existence the interface mentions without defining it.
+
+**Answers from API Gateway itself.** A few answers come from the gateway, not the service, with the gateway's own body
+\`{"message": …}\` (schema \`GatewayError\`) and none of the service's headers: 429 \`Too Many Requests\` when the stage is
+throttled, 413 \`Request Entity Too Large\` for a body over 10 MB (6 MB for Lambda), 500 \`Internal Server Error\` when a
+function fails. Each operation documents them next to the service's own answers.
 
 **Pagination.** \`GET /pets\` answers at most \`limit\` animals (${LIST_LIMIT_MIN}–${LIST_LIMIT_MAX}, default ${LIST_LIMIT_DEFAULT}); when more follow, the
 \`Link: <…>; rel="next"\` header gives the next page, with an opaque \`cursor\`.

@@ -57,13 +57,15 @@ export class SchemaConverter {
     const required = new Set(object.required ?? []);
     return Object.entries(object.properties ?? {}).map(([name, property]) => {
       if (typeof property === 'boolean') throw new Error(`${location} parameter ${name} has no schema`);
-      const { description, ...propertySchema } = property;
+      // Tools (Swagger UI, Postman, Prism) read a parameter's example from the parameter, not its schema.
+      const { description, examples, ...propertySchema } = property;
       return {
         name,
         in: location,
         ...(description ? { description } : {}),
         required: location === 'path' || required.has(name),
         schema: propertySchema,
+        ...(Array.isArray(examples) && examples.length > 0 ? { example: examples[0] } : {}),
       };
     });
   }

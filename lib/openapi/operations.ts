@@ -90,7 +90,7 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationDocs>> = {
     headers: { Deprecation: true, Sunset: true },
     deprecated: true,
     errors: ['not_found'],
-    exampleMessages: { invalid_request: "path parameter 'petId' must be an integer (int64)" },
+    exampleMessages: { invalid_request: "path parameter 'petId' must be an integer from 1 to 9007199254740991" },
   },
   submitMessage: {
     tag: 'messages',

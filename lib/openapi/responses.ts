@@ -65,9 +65,32 @@ const REASONS: Record<number, string> = {
   404: 'Not Found',
   413: 'Content Too Large',
   422: 'Unprocessable Content',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
+
+/**
+ * Answers API Gateway (or Lambda behind it) gives by itself, with its own `{"message"}` body, no
+ * `Cache-Control` and none of the operation's headers. The local server answers them the same way.
+ */
+export const GATEWAY_ANSWERS = {
+  413: {
+    message: 'Request Entity Too Large',
+    when: 'API Gateway refuses a body over its 10 MB limit, and Lambda one over its 6 MB synchronous invocation limit, before the function runs.',
+  },
+  429: {
+    message: 'Too Many Requests',
+    when: "API Gateway throttles the stage (each API's rate and burst limits, per stage). Retry after a short, growing pause.",
+  },
+  500: {
+    message: 'Internal Server Error',
+    when: 'API Gateway answers this when a function (or the authorizer) crashes, times out or is throttled by Lambda.',
+  },
+} as const satisfies Record<number, { message: string; when: string }>;
+
+type GatewayStatus = keyof typeof GATEWAY_ANSWERS;
+const isGatewayStatus = (status: number): status is GatewayStatus => status in GATEWAY_ANSWERS;
 
 /** Headers the error middleware adds to an error of this status (ApiError.headers). */
 const ERROR_HEADERS: Record<number, HeaderUse> = {
@@ -76,39 +99,59 @@ const ERROR_HEADERS: Record<number, HeaderUse> = {
 };
 
 const NOTES: Record<number, string> = {
-  413: ' A body over 10 MB is refused by the gateway before the function runs, without `Cache-Control`.',
-  500: ' Should the function itself fail or time out, API Gateway answers `{"message":"Internal Server Error"}` instead.',
+  503:
+    ' A create answered 503 may still have been stored (the database can fail after writing): retry it with the same ' +
+    '`Idempotency-Key` to store it exactly once. Without a key, a retry may store it twice.',
 };
 
 export interface ErrorResponseOptions {
   readonly errorSchema: JsonSchema;
+  readonly gatewayErrorSchema: JsonSchema;
+  /** The operation takes a body, so the gateway's own 413 can answer it. */
+  readonly takesBody: boolean;
   /** Headers the operation adds to every answer, errors included. */
   readonly operationHeaders: HeaderUse;
   /** Overrides the generic example message of a code, e.g. to name this operation's parameter. */
   readonly exampleMessages?: Partial<Record<ErrorCode, string>>;
 }
 
-/** One response per status, each listing the codes it can carry, with an example of each. */
+/**
+ * One response per status, each listing the codes it can carry, with an example of each; where API
+ * Gateway answers the same status by itself (GATEWAY_ANSWERS), its body is the other `oneOf` branch,
+ * and 429 (the gateway's alone) is on every operation.
+ */
 export function errorResponses(codes: readonly ErrorCode[], options: ErrorResponseOptions): Record<string, Response> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const { status } = ERROR_CODES[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
+  const gatewayStatuses: GatewayStatus[] = [429, 500, ...(options.takesBody ? ([413] as const) : [])];
+  for (const status of gatewayStatuses) if (!byStatus.has(status)) byStatus.set(status, []);
   const entries = [...byStatus].sort(([a], [b]) => a - b);
   return Object.fromEntries(
     entries.map(([status, statusCodes]) => {
+      const gateway = isGatewayStatus(status) && gatewayStatuses.includes(status) ? GATEWAY_ANSWERS[status] : undefined;
       const examples: Record<string, Example> = Object.fromEntries(
         statusCodes.map((code) => [
           code,
           { summary: code, value: { code, message: options.exampleMessages?.[code] ?? ERROR_CODES[code].example, status } },
         ]),
       );
-      const when = statusCodes.map((code) => `\`${code}\`: ${ERROR_CODES[code].when}`).join(' ');
+      if (gateway) examples.gateway = { summary: 'answered by API Gateway', value: { message: gateway.message } };
+      const when = [
+        ...statusCodes.map((code) => `\`${code}\`: ${ERROR_CODES[code].when}`),
+        ...(gateway ? [`\`{"message":"${gateway.message}"}\`: ${gateway.when}`] : []),
+      ].join(' ');
+      const schema =
+        statusCodes.length === 0 ? options.gatewayErrorSchema : gateway ? { oneOf: [options.errorSchema, options.gatewayErrorSchema] } : options.errorSchema;
+      // The gateway's own answers carry none of our headers: on such a status they are only sometimes there.
+      const ours: HeaderUse = { 'Cache-Control': true, ...ERROR_HEADERS[status], ...options.operationHeaders };
+      const answerHeaders = statusCodes.length === 0 ? {} : gateway ? Object.fromEntries(Object.keys(ours).map((name) => [name, false])) : ours;
       const response: Response = {
         description: `${REASONS[status] ?? 'Error'}. ${when}${NOTES[status] ?? ''}`,
-        headers: headers({ 'Cache-Control': status !== 413, ...ERROR_HEADERS[status], ...options.operationHeaders }),
-        content: { 'application/json': { schema: options.errorSchema, examples } },
+        ...(Object.keys(answerHeaders).length > 0 ? { headers: headers(answerHeaders) } : {}),
+        content: { 'application/json': { schema, examples } },
       };
       return [String(status), response];
     }),

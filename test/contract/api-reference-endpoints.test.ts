@@ -31,7 +31,7 @@ describe('GET /v1/openapi.json', () => {
     expect(withoutServers(served)).toEqual(withoutServers(committed));
     const port = new URL(api.origin).port;
     expect(served.servers[0]).toMatchObject({ url: 'http://127.0.0.1:{port}/v1', variables: { port: { default: port } } });
-    expect(served.paths['/messages']?.post?.servers?.[0]).toMatchObject({ url: 'http://127.0.0.1:{port}', variables: { port: { default: port } } });
+    expect(served.paths['/messages']?.post?.servers?.[0]).toMatchObject({ url: 'http://127.0.0.1:{messagesPort}', variables: { messagesPort: { default: port } } });
     expect(new Set(served.servers.map((server) => server.description))).toEqual(new Set(committed.servers.map((server) => server.description)));
   });
 

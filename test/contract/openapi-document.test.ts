@@ -60,13 +60,17 @@ describe('the document', () => {
     }
   });
 
-  test('gives POST /messages its own base addresses, without /v1', () => {
+  test('gives POST /messages its own base addresses, without /v1, with variables of their own', () => {
     const servers = operation('submitMessage').servers ?? [];
     expect(servers.map((server) => server.url)).toEqual([
-      'https://{apiId}.execute-api.{region}.amazonaws.com',
-      'https://{apiId}.execute-api.{region}.amazonaws.com',
-      'http://127.0.0.1:{port}',
+      'https://{messagesApiId}.execute-api.{messagesRegion}.amazonaws.com',
+      'https://{messagesApiId}.execute-api.{messagesRegion}.amazonaws.com',
+      'http://127.0.0.1:{messagesPort}',
     ]);
+    // Tools keep one namespace of server variables: the messages API must never reuse the pets API's.
+    const names = (list: readonly { variables?: Readonly<Record<string, unknown>> }[]) => new Set(list.flatMap((server) => Object.keys(server.variables ?? {})));
+    const shared = [...names(servers)].filter((name) => names(document.servers).has(name));
+    expect(shared).toEqual([]);
     expect(operation('submitMessage').responses['202']).toBeDefined();
   });
 
@@ -79,25 +83,58 @@ describe('the document', () => {
     const getPet = operation('getPet');
     expect(getPet.deprecated).toBe(true);
     expect(getPet.description).toContain('5 December 2030');
-    for (const answer of Object.values(getPet.responses)) {
-      expect(answer.headers).toMatchObject({ Deprecation: { required: true }, Sunset: { required: true, schema: { const: 'Thu, 05 Dec 2030 00:00:00 GMT' } } });
+    for (const [status, answer] of Object.entries(getPet.responses)) {
+      // On every answer of the service; the gateway's own answers (always 429, sometimes 500) carry none of its headers.
+      if (status === '429') {
+        expect(answer.headers).toBeUndefined();
+        continue;
+      }
+      const required = status !== '500';
+      expect([status, answer.headers]).toMatchObject([status, { Deprecation: { required }, Sunset: { required, schema: { const: 'Thu, 05 Dec 2030 00:00:00 GMT' } } }]);
     }
     for (const op of operations.filter((candidate) => candidate.operationId !== 'getPet')) expect(op.deprecated).toBeUndefined();
   });
 
-  test('documents 400, 401, 500 and 503 with the Error body on every operation, 413 on those with a body, 404 on getPet', () => {
+  test("documents 400, 401 and 503 with the Error body on every operation, 413 on those with a body, 404 on getPet; the gateway's own 429, 413 and 500 with its body", () => {
+    const error = { $ref: '#/components/schemas/Error' };
+    const gateway = { $ref: '#/components/schemas/GatewayError' };
     for (const op of operations) {
       const statuses = Object.keys(op.responses);
-      expect(statuses).toEqual(expect.arrayContaining(['400', '401', '500', '503']));
+      expect(statuses).toEqual(expect.arrayContaining(['400', '401', '429', '500', '503']));
       expect(statuses.includes('413')).toBe(op.requestBody !== undefined);
       expect(statuses.includes('404')).toBe(op.operationId === 'getPet');
       for (const [status, answer] of Object.entries(op.responses)) {
-        if (Number(status) >= 400) expect(answer.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
+        const schema = answer.content?.['application/json']?.schema;
+        if (status === '429') expect(schema).toEqual(gateway);
+        else if (['413', '500'].includes(status)) expect(schema).toEqual({ oneOf: [error, gateway] });
+        else if (Number(status) >= 400) expect(schema).toEqual(error);
       }
+      expect(op.responses['429']?.description).toContain('{"message":"Too Many Requests"}');
       expect(op.responses['401']?.headers).toMatchObject({ 'WWW-Authenticate': { required: true } });
       expect(op.responses['503']?.headers).toMatchObject({ 'Retry-After': { required: true } });
+      expect(op.responses['503']?.description).toContain('same `Idempotency-Key`');
     }
     expect(document.components.schemas.Error).toMatchObject({ required: ['code', 'message', 'status'], additionalProperties: false });
+    expect(document.components.schemas.GatewayError).toMatchObject({ required: ['message'], additionalProperties: false });
+  });
+
+  test('lets a client omit NewPet.status: optional, and no JSON Schema default that generators turn into a required field', () => {
+    const newPet = document.components.schemas.NewPet as JsonSchema & { properties: Record<string, JsonSchema> };
+    expect(newPet.required).toEqual(['name', 'categoryId']);
+    expect(JSON.stringify(newPet)).not.toContain('"default"');
+    expect(newPet.properties.status?.description).toContain('`available` when omitted');
+  });
+
+  test('bounds petId to the id space and puts its example on the parameter, where tools read it', () => {
+    expect(parameter('getPet', 'petId')).toMatchObject({ example: 244208697521988, schema: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } });
+  });
+
+  test('gives Idempotency-Key no example value: a tool sending one would get an old answer replayed', () => {
+    for (const id of ['createPet', 'submitMessage']) {
+      const key = parameter(id, 'Idempotency-Key');
+      expect(key.example).toBeUndefined();
+      expect(JSON.stringify(key)).not.toContain('examples');
+    }
   });
 
   test('documents limit (1..100, default 20), status and cursor on listPets, as a client sends them', () => {

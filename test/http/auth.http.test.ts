@@ -70,6 +70,15 @@ describe('bearer authentication', () => {
   });
 });
 
+test('GET /store/orders, which the spec mentions without defining, answers like any route this version lacks: 404 with a key, 401 without', async () => {
+  for (const path of ['/v1/store/orders', '/store/orders']) {
+    const answer = await api.call('GET', path);
+    expectError(answer, 404, 'not_found');
+    expect((answer.json as { message: string }).message).toBe(`no route for GET ${path}`);
+    expectError(await api.call('GET', path, { key: null }), 401, 'unauthorized');
+  }
+});
+
 describe('auth is checked before the body is read, parsed or validated', () => {
   const before = async () => api.scan('pets');
 

@@ -35,12 +35,18 @@ describe('POST /v1/pets', () => {
     expect(created.json).toMatchObject({ status: 'available' });
   });
 
-  test('accepts a name of exactly 200 characters, with unicode and emoji preserved', async () => {
-    const name = `${'é🐶'.repeat(66)}ab`;
-    expect(name.length).toBe(200);
+  test('a name of 200 characters counts code points: 200 emoji (400 UTF-16 units) are accepted and preserved', async () => {
+    const name = '🐶'.repeat(200);
+    expect([[...name].length, name.length]).toEqual([200, 400]);
     const created = await post({ name, categoryId: 1 });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ name });
+  });
+
+  test('a name mixing accents and emoji up to 200 code points is accepted', async () => {
+    const name = `${'é🐶'.repeat(99)}ab`;
+    expect([...name].length).toBe(200);
+    expect((await post({ name, categoryId: 1 })).json).toMatchObject({ name });
   });
 
   test('200 concurrent creates give 200 distinct ids, every one retrievable', async () => {
@@ -68,6 +74,9 @@ describe('POST /v1/pets refuses bad input with 400 and stores nothing', () => {
     ['an empty name', () => post({ name: '', categoryId: 1 }), 'invalid_request', /'name' must not be empty/],
     ['a blank name', () => post({ name: '   ', categoryId: 1 }), 'invalid_request', /'name' must not be blank/],
     ['a 201-character name', () => post({ name: longName, categoryId: 1 }), 'invalid_request', /'name' must have at most 200 characters/],
+    ['a name of 201 emoji', () => post({ name: '🐶'.repeat(201), categoryId: 1 }), 'invalid_request', /'name' must have at most 200 characters/],
+    ['a name with a C1 control (NEL)', () => post({ name: 'a\u0085b', categoryId: 1 }), 'invalid_request', /'name' must be well-formed/],
+    ['a name with a line break', () => post({ name: 'a\nb', categoryId: 1 }), 'invalid_request', /'name' must be well-formed/],
     ['a name with NUL', () => post({ name: 'a\u0000b', categoryId: 1 }), 'invalid_request', /'name' must be well-formed/],
     ['a name with a lone surrogate', () => postRaw('{"name":"a\\ud800","categoryId":1}'), 'invalid_request', /'name' must be well-formed/],
     ['a categoryId string', () => post({ name: 'a', categoryId: '1' }), 'invalid_request', /'categoryId' must be a number/],

@@ -5,6 +5,7 @@
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import type { GatewayFunctions, LambdaFunction } from '../../local/functions';
 import { startLocalApi, type LocalApi } from '../../local/server';
+import { rawRequest } from '../support/raw-http';
 
 type Event = APIGatewayProxyEventV2WithLambdaAuthorizer<Record<string, unknown>>;
 
@@ -44,24 +45,6 @@ beforeEach(() => {
   handlerAnswer = { statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{}' };
 });
 
-/** Raw HTTP/1.1 so repeated headers and exact bytes reach the server as written. */
-async function rawRequest(lines: string[], body = ''): Promise<Response> {
-  const { connect } = await import('node:net');
-  const url = new URL(api.origin);
-  const text = await new Promise<string>((resolveText, reject) => {
-    const socket = connect(Number(url.port), url.hostname, () => {
-      socket.end(`${lines.join('\r\n')}\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-    });
-    let data = '';
-    socket.on('data', (chunk) => (data += chunk.toString()));
-    socket.on('end', () => resolveText(data));
-    socket.on('error', reject);
-  });
-  const [head = '', ...rest] = text.split('\r\n\r\n');
-  const status = Number(head.split(' ')[1]);
-  return new Response(status === 204 ? null : rest.join('\r\n\r\n'), { status });
-}
-
 describe('events the gateway builds (payload 2.0)', () => {
   test('a matched route carries routeKey, path parameters, method, request id and the authorizer context', async () => {
     await fetch(`${api.petsBaseUrl}/pets/42`);
@@ -81,7 +64,7 @@ describe('events the gateway builds (payload 2.0)', () => {
   });
 
   test('header names are lower-cased and repeated headers joined with commas; cookies are split out', async () => {
-    await rawRequest(['GET /v1/pets HTTP/1.1', 'Host: example.test', 'X-Custom: one', 'x-custom: two', 'Cookie: a=1; b=2', 'Authorization: Bearer k']);
+    await rawRequest(api.origin, ['GET /v1/pets HTTP/1.1', 'Host: example.test', 'X-Custom: one', 'x-custom: two', 'Cookie: a=1; b=2', 'Authorization: Bearer k']);
     const event = seen.handler[0] as Event;
     expect(event.headers['x-custom']).toBe('one,two');
     expect(event.headers.authorization).toBe('Bearer k');

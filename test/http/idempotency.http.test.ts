@@ -1,3 +1,5 @@
+import { assertHonoursContract } from '../contract/openapi-contract';
+import { rawRequest } from '../support/raw-http';
 import { startTestApi, expectError, expectRefusedUnchanged, type TestApi } from '../support/test-api';
 
 let api: TestApi;
@@ -80,6 +82,7 @@ describe('Idempotency-Key on POST /v1/pets', () => {
     ['too long', 'k'.repeat(256)],
     ['with a space', 'my key'],
     ['non-ASCII', 'clé'],
+    ['comma-separated', 'a,b'],
   ])('an %s Idempotency-Key answers 400 naming the header', async (_label, value) => {
     await expectRefusedUnchanged(api, 'pets', () => createPet(value, { name: 'Bad key', categoryId: 1 }), {
       status: 400,
@@ -87,6 +90,26 @@ describe('Idempotency-Key on POST /v1/pets', () => {
       message: /Idempotency-Key/,
     });
   });
+});
+
+test('Idempotency-Key sent twice answers 400 instead of becoming the joined key "a,b", and stores nothing', async () => {
+  const body = '{"name":"Twice keyed","categoryId":1}';
+  const send = async () => {
+    const answer = await rawRequest(api.origin, [
+      'POST /v1/pets HTTP/1.1',
+      `host: ${new URL(api.origin).host}`,
+      `authorization: Bearer ${api.key}`,
+      'content-type: application/json',
+      `idempotency-key: ${freshKey()}`,
+      `idempotency-key: ${freshKey()}`,
+    ], body);
+    const headers = new Headers(answer.headers);
+    const result = { status: answer.status, headers, text: answer.body, json: JSON.parse(answer.body) as unknown };
+    assertHonoursContract({ method: 'POST', url: `${api.petsBaseUrl}/pets` }, result);
+    return result;
+  };
+  await expectRefusedUnchanged(api, 'pets', send, { status: 400, code: 'invalid_request', message: /Idempotency-Key' must be one value/ });
+  await expectRefusedUnchanged(api, 'idempotency', send, { status: 400, code: 'invalid_request' });
 });
 
 describe('Idempotency-Key on POST /messages', () => {

@@ -14,7 +14,7 @@ export const idempotencyKey = (operationId: OperationSpec['operationId']): Middl
   before: ({ event, context }) => {
     const key = event.headers['idempotency-key'];
     if (key === undefined) return;
-    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw invalidRequest("header 'Idempotency-Key' must be 1 to 255 visible ASCII characters");
+    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw invalidRequest("header 'Idempotency-Key' must be one value of 1 to 255 visible ASCII characters without commas (sent once)");
     const { caller, input } = context;
     if (!caller || !input) throw new Error('idempotencyKey runs after requireCaller and validateInput');
     context.idempotency = claimFor(operationId, caller.accountId, key, input.body);

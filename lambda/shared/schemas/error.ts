@@ -71,3 +71,14 @@ export const ErrorBody = z
     description: 'The body of every error answer.',
     examples: [{ code: 'invalid_request', message: "field 'name' is required", status: 400 }],
   });
+
+/**
+ * What API Gateway answers by itself, before or instead of our functions (throttling, a crashed
+ * function, payload limits): its own body, `{"message": …}`, never the spec's Error. Documented so
+ * that clients generated from the document can read every answer they may get.
+ */
+export const GatewayErrorBody = z.strictObject({ message: z.string() }).register(apiDocs, {
+  id: 'GatewayError',
+  description: 'The body of an answer API Gateway gives by itself (throttling, a failed function, a body over its limits); not the service\'s Error.',
+  examples: [{ message: 'Too Many Requests' }],
+});

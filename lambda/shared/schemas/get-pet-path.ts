@@ -2,19 +2,22 @@
 import * as z from 'zod/mini';
 import { apiDocs } from './api-docs';
 
+const PET_ID_RULE = `must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`;
+
 /**
- * `petId` must be written as an int64. A well-formed integer outside the id space this API assigns
- * (≤ 0 or > 2^53−1) names no pet, which is a 404, not a client syntax error: it becomes `null`.
+ * One rule: `petId` is written as a decimal integer within the id space this API assigns (1 to
+ * 2^53−1, the OpenAPI bounds); anything else cannot name a pet and is a 400. An id within the space
+ * that names no pet is a 404 (the handler's answer).
  */
 export const GetPetPath = z.object({
-  petId: z.pipe(
-    z.string().check(z.regex(/^(0|-?[1-9][0-9]{0,18})$/, { error: 'must be an integer (int64)' })),
-    z.transform((text: string) => {
-      const id = Number(text);
-      return Number.isSafeInteger(id) && id > 0 ? id : null;
+  petId: z
+    .pipe(
+      z.string().check(z.regex(/^[1-9][0-9]{0,15}$/, { error: PET_ID_RULE })),
+      z.transform((text: string) => Number(text)),
+    )
+    .check(z.refine((id: number) => Number.isSafeInteger(id), { error: PET_ID_RULE }))
+    .register(apiDocs, {
+      description: `Identifier of the animal: an integer from 1 to ${Number.MAX_SAFE_INTEGER}, as assigned by the service. Outside that range 400; an id that names no animal 404.`,
+      wire: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, examples: [244208697521988] },
     }),
-  ).register(apiDocs, {
-    description: 'Identifier of the animal. An integer that names no animal (including 0 and negative ones) answers 404; anything else 400.',
-    wire: { type: 'integer', format: 'int64', examples: [244208697521988] },
-  }),
 });

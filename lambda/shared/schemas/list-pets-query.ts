@@ -28,7 +28,9 @@ const Cursor = z.string().check(
 ).register(apiDocs, {
   description:
     'Where the page starts: an opaque token taken from the `Link` header of the previous page (never built by hand). ' +
-    'It only continues the listing it came from: with another `status` filter, or altered, it answers 400.',
+    'It holds the position after the last animal of that page and the `status` filter it was issued for; it does not expire. ' +
+    'A cursor that is not well-formed, or used with another `status` filter, answers 400. It is not signed: a cursor edited into ' +
+    'another well-formed position lists from that position, which shows nothing the listing would not show anyway.',
 });
 
 export const ListPetsQuery = z.strictObject({

@@ -8,27 +8,14 @@ import * as z from 'zod/mini';
 import { apiDocs, documented } from './api-docs';
 import { PositiveSafeInteger } from './common';
 import { DEFAULT_PET_STATUS, PetStatus } from './pet-status';
+import { cleanText, describeText } from './text';
 
-/** Names are for people: 200 characters (UTF-16 code units) is generous and keeps items small. */
+/** Names are for people: 200 characters is generous and keeps items small. */
 export const PET_NAME_MAX_LENGTH = 200;
+const PET_NAME_RULES = { maxLength: PET_NAME_MAX_LENGTH, multiline: false } as const;
 
-// C0/C1 control characters (NUL, newlines, escapes) have no place in a name and break logs and UIs.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
-
-/**
- * A lone surrogate cannot be stored as UTF-8: DynamoDB would silently turn it into U+FFFD, so the
- * stored name would differ from the one the client sent. Refuse instead of corrupting.
- */
-export const isCleanText = (text: string): boolean => text.isWellFormed() && !CONTROL_CHARACTER.test(text);
-
-export const PetName = z.string().check(
-  z.minLength(1),
-  z.maxLength(PET_NAME_MAX_LENGTH),
-  z.refine((name) => name.trim().length > 0, { error: 'must not be blank' }),
-  z.refine(isCleanText, { error: 'must be well-formed Unicode text without control characters' }),
-).register(apiDocs, {
-  description: `The animal's name: 1 to ${PET_NAME_MAX_LENGTH} characters (UTF-16 code units), not blank, well-formed Unicode without control characters.`,
+export const PetName = cleanText(PET_NAME_RULES).register(apiDocs, {
+  description: `The animal's name: ${describeText(PET_NAME_RULES)}.`,
   examples: ['Rex'],
 });
 
@@ -40,7 +27,9 @@ export const CategoryId = documented(PositiveSafeInteger, {
 export const NewPet = z.strictObject({
   name: PetName,
   categoryId: CategoryId,
-  status: z.optional(PetStatus).register(apiDocs, { description: 'Availability; `available` when omitted.', default: DEFAULT_PET_STATUS }),
+  // No JSON Schema `default` here: generators (openapi-typescript) would make the field required in
+  // the request type, and the spec says a client may omit it. The description says what happens.
+  status: z.optional(PetStatus).register(apiDocs, { description: `Availability; \`${DEFAULT_PET_STATUS}\` when omitted.` }),
 }).register(apiDocs, {
   id: 'NewPet',
   description: 'An animal to add. Fields other than these (including `id`, which the service assigns) are refused.',
