@@ -125,6 +125,15 @@ describe('the document', () => {
     expect(newPet.properties.status?.description).toContain('`available` when omitted');
   });
 
+  test('counts text as the service does: in code points, with 200 emoji a valid name for both', () => {
+    const newPet = document.components.schemas.NewPet as JsonSchema & { properties: Record<string, JsonSchema> };
+    expect(newPet.properties.name?.description).toContain('(Unicode code points)');
+    const emojiName = { name: '🐶'.repeat(200), categoryId: 1 };
+    expect([z.safeParse(NewPet, emojiName).success, schemaProblems(newPet, emojiName)]).toEqual([true, []]);
+    const tooLong = { name: '🐶'.repeat(201), categoryId: 1 };
+    expect([z.safeParse(NewPet, tooLong).success, schemaProblems(newPet, tooLong).length > 0]).toEqual([false, true]);
+  });
+
   test('bounds petId to the id space and puts its example on the parameter, where tools read it', () => {
     expect(parameter('getPet', 'petId')).toMatchObject({ example: 244208697521988, schema: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } });
   });
