@@ -10,8 +10,10 @@ import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { LAMBDA_BUNDLE_FILE, LAMBDA_BUNDLE_OPTIONS } from '../lib/bundling';
-import { functionEnvironment } from '../lib/function-environment';
-import { DEPLOYED_FUNCTIONS, tableEnvironmentOf } from '../lib/deployed-functions';
+import { functionEnvironment } from '../lib/function-settings';
+import { DEPLOYED_FUNCTIONS } from '../lib/deployed-functions';
+import { tablesUsedBy } from '../lib/table-access';
+import { TABLES, tableEnvironment } from '../lib/tables';
 import type { BudgetCheck, Table } from './report';
 import { kib, median, ms } from './stats';
 
@@ -23,7 +25,7 @@ const BARE = 'bare node (node -e 0)';
 
 /**
  * What Lambda's environment holds at start-up (region, the execution role's credentials as
- * variables, function metadata) plus what the stack sets (lib/function-environment.ts). Built from
+ * variables, function metadata) plus what the stack sets (lib/function-settings.ts). Built from
  * scratch, not inherited, so start-up-heavy variables of this shell (NODE_OPTIONS,
  * NODE_EXTRA_CA_CERTS, …) never reach a measured process unless the stack deploys them too.
  */
@@ -91,7 +93,7 @@ export async function runColdStart(workDir: string, runs: number): Promise<ColdS
   const built = await Promise.all([
     ...DEPLOYED_FUNCTIONS.map(async ({ name, entry }) => {
       const output = await bundle(entry, join(workDir, name), LAMBDA_BUNDLE_OPTIONS);
-      const env = { ...lambdaLikeEnvironment(name), ...tableEnvironmentOf(name, (base) => `PetStore-bench-${base}`) };
+      const env = { ...lambdaLikeEnvironment(name), ...tableEnvironment(tablesUsedBy(name), (key) => `PetStore-bench-${TABLES[key].baseName}`) };
       return { label: name, args: [output.file], env, bundle: output } satisfies Subject;
     }),
     (async () => {

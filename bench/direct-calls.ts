@@ -1,12 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PET_PROJECTION } from '../lambda/shared/repositories/pet-repository';
 import { PETS_STATUS_INDEX } from '../lib/tables';
 import type { TableNames } from '../local/tables';
-
-// What the pet repository projects: a Pet's attributes only.
-const PET_PROJECTION = {
-  ProjectionExpression: '#id, #name, #categoryId, #status',
-  ExpressionAttributeNames: { '#id': 'id', '#name': 'name', '#categoryId': 'categoryId', '#status': 'status' },
-};
 
 /** The DynamoDB calls the handlers make, made directly with the SDK: the bench's baseline. */
 export function directCalls(db: DynamoDBDocumentClient, tables: TableNames) {

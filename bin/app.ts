@@ -7,7 +7,8 @@ import { App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { fileURLToPath } from 'node:url';
 import { PetStoreStack } from '../lib/petstore-stack';
-import { parseStage, stageConfig } from '../lib/stage-config';
+import { stageConfig } from '../lib/stage-config';
+import { parseStage, stackNameOf } from '../lib/stages';
 
 const app = new App();
 const stage = parseStage(app.node.tryGetContext('stage'));
@@ -16,7 +17,7 @@ const config = stageConfig(stage, {
   corsOrigins: app.node.tryGetContext('corsOrigins'),
 });
 
-new PetStoreStack(app, `PetStore-${stage}`, {
+new PetStoreStack(app, stackNameOf(stage), {
   config,
   projectRoot: fileURLToPath(new URL('..', import.meta.url)),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },

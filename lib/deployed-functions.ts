@@ -1,20 +1,22 @@
-import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, ROUTES } from './routes';
-import { tablesUsedBy, type FunctionName } from './table-access';
-import { TABLES } from './tables';
+import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, ROUTES, type RouteDefinition } from './routes';
+import type { FunctionName } from './table-access';
 
 export interface DeployedFunction {
   readonly name: FunctionName;
   /** Handler module relative to the project root. */
   readonly entry: string;
+  /** What it does, after its name in the function's description (what a reader of the console keys on). */
+  readonly summary: string;
+  /** The route it serves; the authorizer and the `$default` function serve none of their own. */
+  readonly route?: RouteDefinition;
 }
 
-/** Every function the CDK stack deploys (lib/petstore-stack.ts), read from the same route table. */
+/**
+ * Every function of the service, read from the route table: the stack deploys exactly these
+ * (lib/petstore-stack.ts), the local server loads exactly these (local/functions.ts).
+ */
 export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
-  { name: 'authorizer', entry: AUTHORIZER_ENTRY },
-  ...ROUTES.map((route) => ({ name: route.operationId, entry: route.entry })),
-  { name: 'notFound', entry: NOT_FOUND_ENTRY },
+  { name: 'authorizer', entry: AUTHORIZER_ENTRY, summary: 'resolves the caller from the Bearer API key' },
+  ...ROUTES.map((route) => ({ name: route.operationId, entry: route.entry, summary: `${route.method} ${route.path}`, route })),
+  { name: 'notFound', entry: NOT_FOUND_ENTRY, summary: 'answers 404 for unknown routes' },
 ];
-
-/** The table-name variables the stack gives this function (lib/petstore-function.ts). */
-export const tableEnvironmentOf = (name: FunctionName, physicalName: (baseName: string) => string): Record<string, string> =>
-  Object.fromEntries(tablesUsedBy(name).map((key) => [TABLES[key].envVar, physicalName(TABLES[key].baseName)]));

@@ -7,6 +7,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
+import { constructIdOf } from './construct-ids';
 import type { PetStoreHttpApi } from './petstore-http-api';
 import type { ApiName } from './routes';
 import type { StageConfig } from './stage-config';
@@ -79,7 +80,7 @@ export class PetStoreAlarms extends Construct {
         label: `${name} API 5xx rate (%)`,
       });
       alarm(
-        `${capitalise(name)}ApiServerErrorRate`,
+        `${constructIdOf(name)}ApiServerErrorRate`,
         rate,
         config.alarms.serverErrorRatePercent,
         `More than ${config.alarms.serverErrorRatePercent}% of ${name} API requests answered 5xx.`,
@@ -97,7 +98,7 @@ export class PetStoreAlarms extends Construct {
 
     for (const key of Object.keys(tables) as TableKey[]) {
       alarm(
-        `${capitalise(key)}TableThrottles`,
+        `${constructIdOf(key)}TableThrottles`,
         throttleEvents(tables[key], key, period),
         config.alarms.tableThrottles,
         `DynamoDB throttled requests on the ${key} table or its indexes (on-demand: a hot key or an account limit).`,
@@ -106,8 +107,6 @@ export class PetStoreAlarms extends Construct {
     }
   }
 }
-
-const capitalise = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 /** Read and write throttle events of a table and of each of its global secondary indexes, summed. */
 function throttleEvents(table: Table, key: TableKey, period: MathExpression['period']): MathExpression {

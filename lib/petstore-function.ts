@@ -7,22 +7,10 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { LAMBDA_BUNDLE_OPTIONS } from './bundling';
-import { functionEnvironment } from './function-environment';
+import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS, functionEnvironment } from './function-settings';
 import type { StageConfig } from './stage-config';
 import { TABLE_ACCESS, tablesUsedBy, type FunctionName, type TableAccess } from './table-access';
-import { TABLES, type TableKey } from './tables';
-
-/**
- * Warm invocations mostly wait on DynamoDB; memory matters for cold starts, whose module loading and
- * client setup are CPU-bound and Lambda's CPU share grows with memory. 512 MB buys noticeably shorter
- * cold starts than 256 MB for cents per million requests; re-measure before changing it.
- */
-export const FUNCTION_MEMORY_MB = 512;
-/**
- * Above the worst DynamoDB path (3 attempts of at most 2 s, lambda/shared/dynamodb-client.ts) and
- * well below the HTTP API's 30 s integration limit, so a slow request fails as our 5xx, not a gateway one.
- */
-export const FUNCTION_TIMEOUT = Duration.seconds(10);
+import { tableEnvironment, type TableKey } from './tables';
 
 /** lib/bundling.ts in NodejsFunction's vocabulary; `esbuildArgs` carries what it has no prop for. */
 export const NODEJS_BUNDLING: BundlingOptions = {
@@ -85,8 +73,6 @@ export class PetStoreFunction extends Construct {
       this.role.addToPolicy(new PolicyStatement({ actions: [...access.actions], resources: [resourceArn(tables[access.table], access)] }));
     }
 
-    const tableEnvironment = Object.fromEntries(tablesUsedBy(name).map((key) => [TABLES[key].envVar, tables[key].tableName]));
-
     this.function = new NodejsFunction(this, 'Function', {
       entry: join(projectRoot, props.entry),
       handler: 'handler',
@@ -94,13 +80,13 @@ export class PetStoreFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: FUNCTION_MEMORY_MB,
-      timeout: FUNCTION_TIMEOUT,
+      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       role: this.role,
       logGroup: this.logGroup,
       // Platform lines (START/REPORT) as JSON too, and Lambda drops app lines below the stage's level.
       loggingFormat: LoggingFormat.JSON,
       applicationLogLevelV2: ApplicationLogLevel[config.logLevel],
-      environment: { ...tableEnvironment, ...functionEnvironment(config.logLevel) },
+      environment: { ...tableEnvironment(tablesUsedBy(name), (key) => tables[key].tableName), ...functionEnvironment(config.logLevel) },
       projectRoot,
       depsLockFilePath: join(projectRoot, 'package-lock.json'),
       bundling: NODEJS_BUNDLING,

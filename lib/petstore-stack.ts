@@ -1,10 +1,13 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
+import { constructIdOf } from './construct-ids';
+import { DEPLOYED_FUNCTIONS } from './deployed-functions';
 import { PetStoreAlarms } from './petstore-alarms';
 import { PetStoreFunction, type PetStoreFunctionDefaults } from './petstore-function';
 import { PetStoreHttpApi } from './petstore-http-api';
 import { PetStoreTables } from './petstore-tables';
-import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, PETS_BASE_PATH, ROUTES, type ApiName } from './routes';
+import { PETS_BASE_PATH, type ApiName } from './routes';
 import type { StageConfig } from './stage-config';
 import type { FunctionName } from './table-access';
 
@@ -14,11 +17,9 @@ export interface PetStoreStackProps extends StackProps {
   readonly projectRoot: string;
 }
 
-const constructId = (name: string): string => `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
-
 /**
- * The whole service for one stage: tables, one function per route plus the authorizer and the
- * not-found function, the pets and messages HTTP APIs, alarms, and the outputs the keys CLI reads.
+ * The whole service for one stage: tables, every function of lib/deployed-functions.ts, the pets and
+ * messages HTTP APIs with one route per route function, alarms, and the outputs the keys CLI reads.
  */
 export class PetStoreStack extends Stack {
   constructor(scope: Construct, id: string, props: PetStoreStackProps) {
@@ -28,23 +29,27 @@ export class PetStoreStack extends Stack {
     const { tables } = new PetStoreTables(this, 'Tables', { config });
 
     const shared: PetStoreFunctionDefaults = { projectRoot, config, tables };
-    // The description starts with the function's name: what a reader of the console (and the tests) keys on.
-    const fn = (name: FunctionName, entry: string, summary: string) =>
-      new PetStoreFunction(this, constructId(name), { ...shared, name, entry, description: `${name}: ${summary}` }).function;
-
-    const authorizer = fn('authorizer', AUTHORIZER_ENTRY, 'resolves the caller from the Bearer API key');
-    const notFound = fn('notFound', NOT_FOUND_ENTRY, 'answers 404 for unknown routes');
+    const functions = new Map<FunctionName, IFunction>(
+      DEPLOYED_FUNCTIONS.map((fn) => [
+        fn.name,
+        new PetStoreFunction(this, constructIdOf(fn.name), { ...shared, name: fn.name, entry: fn.entry, description: `${fn.name}: ${fn.summary}` }).function,
+      ]),
+    );
+    const functionNamed = (name: FunctionName): IFunction => {
+      const fn = functions.get(name);
+      if (!fn) throw new Error(`lib/deployed-functions.ts has no function ${name}`);
+      return fn;
+    };
+    const authorizer = functionNamed('authorizer');
+    const notFound = functionNamed('notFound');
 
     const api = (name: ApiName, description: string) =>
-      new PetStoreHttpApi(this, `${constructId(name)}Api`, { apiName: `${id}-${name}`, description, config, authorizer, notFound });
+      new PetStoreHttpApi(this, `${constructIdOf(name)}Api`, { apiName: `${id}-${name}`, description, config, authorizer, notFound });
     const apis: Record<ApiName, PetStoreHttpApi> = {
       pets: api('pets', 'Pet store API (v1)'),
       messages: api('messages', 'Message submission (getting-started example)'),
     };
-
-    for (const route of ROUTES) {
-      apis[route.api].addRoute(route, fn(route.operationId, route.entry, `${route.method} ${route.path}`));
-    }
+    for (const { name, route } of DEPLOYED_FUNCTIONS) if (route) apis[route.api].addRoute(route, functionNamed(name));
 
     new PetStoreAlarms(this, 'Alarms', { config, apis, authorizer, tables });
 

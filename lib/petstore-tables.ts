@@ -1,7 +1,8 @@
 import { AttributeType, BillingMode, ProjectionType, Table, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import type { StageConfig } from './stage-config';
-import { TABLES, type KeyAttribute, type TableDefinition, type TableKey } from './tables';
+import { constructIdOf } from './construct-ids';
+import { TABLE_KEYS, TABLES, type KeyAttribute, type TableDefinition, type TableKey } from './tables';
 
 export type PetStoreTableSet = Readonly<Record<TableKey, Table>>;
 
@@ -9,8 +10,6 @@ const toAttribute = ({ name, type }: KeyAttribute): Attribute => ({
   name,
   type: type === 'N' ? AttributeType.NUMBER : AttributeType.STRING,
 });
-
-const constructId = (key: TableKey): string => `${key.charAt(0).toUpperCase()}${key.slice(1)}`;
 
 /**
  * The tables of lib/tables.ts, the same definitions the local bootstrap creates. Physical names are
@@ -25,7 +24,7 @@ export class PetStoreTables extends Construct {
     const { config } = props;
     const build = (key: TableKey): Table => {
       const definition: TableDefinition = TABLES[key];
-      const table = new Table(this, constructId(key), {
+      const table = new Table(this, constructIdOf(key), {
         partitionKey: toAttribute(definition.partitionKey),
         ...(definition.sortKey ? { sortKey: toAttribute(definition.sortKey) } : {}),
         // Traffic is spiky and small: pay per request, no capacity to plan or autoscale.
@@ -45,7 +44,6 @@ export class PetStoreTables extends Construct {
       }
       return table;
     };
-    const keys = Object.keys(TABLES) as TableKey[];
-    this.tables = Object.fromEntries(keys.map((key) => [key, build(key)])) as Record<TableKey, Table>;
+    this.tables = Object.fromEntries(TABLE_KEYS.map((key) => [key, build(key)])) as Record<TableKey, Table>;
   }
 }

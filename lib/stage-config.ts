@@ -1,12 +1,10 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-
 /**
  * Everything that differs between stages, in one typed object per stage: the constructs read these
  * fields and never branch on the stage name themselves.
  */
-export const STAGES = ['dev', 'staging', 'prod'] as const;
-export type StageName = (typeof STAGES)[number];
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { StageName } from './stages';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
@@ -84,17 +82,6 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     alarms: { serverErrorRatePercent: 1, authorizerErrors: 1, tableThrottles: 1, ...ONE_FIVE_MINUTE_WINDOW },
   },
 };
-
-export function isStageName(value: unknown): value is StageName {
-  return typeof value === 'string' && (STAGES as readonly string[]).includes(value);
-}
-
-/** The stage from `-c stage=…`; dev when absent, an error for anything unknown (never a silent default). */
-export function parseStage(value: unknown): StageName {
-  if (value === undefined) return 'dev';
-  if (!isStageName(value)) throw new Error(`unknown stage ${JSON.stringify(value)}: use -c stage=${STAGES.join('|')}`);
-  return value;
-}
 
 /** Accepts the CLI form (`a,b`) and the cdk.json form (`["a","b"]`). */
 function parseOrigins(value: unknown): string[] | undefined {

@@ -64,3 +64,12 @@ export const TABLES = {
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof TABLES;
+
+export const TABLE_KEYS = Object.keys(TABLES) as readonly TableKey[];
+
+/**
+ * The variables through which a function learns the physical names of these tables: the one mapping
+ * the stack (per function), the local server (all tables) and the benchmarks use.
+ */
+export const tableEnvironment = (keys: readonly TableKey[], physicalName: (key: TableKey) => string): Record<string, string> =>
+  Object.fromEntries(keys.map((key) => [TABLES[key].envVar, physicalName(key)]));

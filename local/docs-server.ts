@@ -8,8 +8,8 @@ import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { buildOpenApiDocument } from '../lib/openapi/document';
-import type { OpenApiDocument, Server } from '../lib/openapi/types';
+import { buildOpenApiDocument } from '../openapi/document';
+import type { OpenApiDocument, Server } from '../openapi/types';
 import { PETS_BASE_PATH } from '../lib/routes';
 
 export const OPENAPI_DOCUMENT_PATH = `${PETS_BASE_PATH}/openapi.json`;

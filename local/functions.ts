@@ -1,5 +1,6 @@
 import type { Context } from 'aws-lambda';
-import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, ROUTES, type OperationId } from '../lib/routes';
+import { DEPLOYED_FUNCTIONS } from '../lib/deployed-functions';
+import type { OperationId } from '../lib/routes';
 
 export type LambdaFunction = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -18,19 +19,20 @@ async function load(entry: string): Promise<LambdaFunction> {
 }
 
 /**
- * Imports the same handler modules the CDK stack deploys. Call it only after the environment (table
- * names, DynamoDB endpoint) is set: like in Lambda, handlers read it when their module loads.
+ * Imports the handler modules of every function the CDK stack deploys (lib/deployed-functions.ts).
+ * Call it only after the environment (table names, DynamoDB endpoint) is set: like in Lambda,
+ * handlers read it when their module loads.
  */
 export async function loadFunctions(): Promise<GatewayFunctions> {
-  const [authorizer, notFound, ...handlers] = await Promise.all([
-    load(AUTHORIZER_ENTRY),
-    load(NOT_FOUND_ENTRY),
-    ...ROUTES.map((route) => load(route.entry)),
-  ]);
-  if (!authorizer || !notFound) throw new Error('authorizer or not-found handler missing');
+  const loaded = await Promise.all(DEPLOYED_FUNCTIONS.map(async (fn) => ({ ...fn, handler: await load(fn.entry) })));
+  const named = (name: string): LambdaFunction => {
+    const fn = loaded.find((candidate) => candidate.name === name);
+    if (!fn) throw new Error(`lib/deployed-functions.ts has no function ${name}`);
+    return fn.handler;
+  };
   return {
-    authorizer,
-    notFound,
-    operations: new Map(ROUTES.map((route, index) => [route.operationId, handlers[index] as LambdaFunction])),
+    authorizer: named('authorizer'),
+    notFound: named('notFound'),
+    operations: new Map(loaded.flatMap(({ route, handler }) => (route ? [[route.operationId, handler] as const] : []))),
   };
 }

@@ -8,13 +8,14 @@
 import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from '../lib/function-settings';
 import { ROUTES, type RouteDefinition } from '../lib/routes';
 import type { GatewayFunctions, LambdaFunction } from './functions';
 
 /** API Gateway HTTP APIs accept request bodies up to 10 MB. */
 export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
-/** Stands in for the Lambda timeout the stack configures. */
-export const LOCAL_FUNCTION_TIMEOUT_MS = 10_000;
+/** The Lambda timeout the stack configures, in the units timers take. */
+const FUNCTION_TIMEOUT_MS = FUNCTION_TIMEOUT_SECONDS * 1000;
 const LOCAL_ACCOUNT_ID = '000000000000';
 const LOCAL_API_ID = 'local';
 
@@ -196,13 +197,13 @@ const callbackStyleCompletion = (): never => {
 
 /** A Lambda context for one invocation: fresh request id, remaining time against the local timeout. */
 export function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + LOCAL_FUNCTION_TIMEOUT_MS;
+  const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:us-east-1:${LOCAL_ACCOUNT_ID}:function:${functionName}`,
-    memoryLimitInMB: '256',
+    memoryLimitInMB: String(FUNCTION_MEMORY_MB),
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
@@ -217,7 +218,7 @@ export function lambdaContext(functionName: string): Context {
 async function invoke(fn: LambdaFunction, name: string, event: unknown): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${name} timed out`)), LOCAL_FUNCTION_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new Error(`${name} timed out`)), FUNCTION_TIMEOUT_MS);
   });
   try {
     return await Promise.race([fn(event, lambdaContext(name)), timeout]);

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startLocalDynamoDb, LOCAL_CREDENTIALS, LOCAL_REGION, type EngineName, type LocalDynamoDbOptions } from './dynamodb-engine';
-import { ensureTables, localTableNames, tableEnvironment, type TableNames } from './tables';
+import { TABLE_KEYS, tableEnvironment } from '../lib/tables';
+import { ensureTables, localTableNames, type TableNames } from './tables';
 
 export interface LocalStore {
   readonly engine: EngineName;
@@ -21,7 +22,8 @@ export function storeEnvironment(endpoint: string, tableNames: TableNames): Reco
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    ...tableEnvironment(tableNames),
+    // Every function runs in this one process, so it is told every table.
+    ...tableEnvironment(TABLE_KEYS, (key) => tableNames[key]),
   };
 }
 

@@ -6,21 +6,12 @@ import {
   type CreateTableCommandInput,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { TABLES, type TableDefinition, type TableKey } from '../lib/tables';
+import { TABLE_KEYS, TABLES, type TableDefinition, type TableKey } from '../lib/tables';
 
 export type TableNames = Record<TableKey, string>;
 
 export function localTableNames(prefix: string): TableNames {
-  const names = {} as TableNames;
-  for (const key of Object.keys(TABLES) as TableKey[]) names[key] = `${prefix}${TABLES[key].baseName}`;
-  return names;
-}
-
-/** The environment a function reads its table names from (same variables as in the CDK stack). */
-export function tableEnvironment(names: TableNames): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const key of Object.keys(TABLES) as TableKey[]) env[TABLES[key].envVar] = names[key];
-  return env;
+  return Object.fromEntries(TABLE_KEYS.map((key) => [key, `${prefix}${TABLES[key].baseName}`])) as TableNames;
 }
 
 function createTableInput(name: string, table: TableDefinition): CreateTableCommandInput {
@@ -50,7 +41,7 @@ function createTableInput(name: string, table: TableDefinition): CreateTableComm
 /** Creates every table of lib/tables.ts that does not exist yet and waits until all are active. */
 export async function ensureTables(client: DynamoDBClient, names: TableNames): Promise<void> {
   await Promise.all(
-    (Object.keys(TABLES) as TableKey[]).map(async (key) => {
+    TABLE_KEYS.map(async (key) => {
       try {
         await client.send(new CreateTableCommand(createTableInput(names[key], TABLES[key])));
       } catch (error) {

@@ -10,6 +10,7 @@ import { generateAccountId, issueApiKey } from '../lambda/shared/api-keys';
 import { createDocumentClient } from '../lambda/shared/dynamodb-client';
 import { DynamoApiKeyRepository, type ApiKeyRecord } from '../lambda/shared/repositories/api-key-repository';
 import { AUTH_CACHE_TTL_MS } from '../lambda/shared/auth-settings';
+import { isStageName, STAGES, stackNameOf, type StageName } from '../lib/stages';
 import { readLiveEndpoint } from '../local/endpoint-file';
 import { LOCAL_TABLE_PREFIX, openLocalStore, storeEnvironment } from '../local/local-store';
 import { localTableNames } from '../local/tables';
@@ -22,7 +23,7 @@ Commands:
   revoke <keyId>                                  revoke a key; refused everywhere within ${AUTH_CACHE_TTL_MS / 1000} s
 
 Options:
-  --stage <dev|staging|prod>  target the deployed stack PetStore-<stage> instead of the local store
+  --stage <${STAGES.join('|')}>  target that stage's deployed stack instead of the local store
   --data-dir <dir>            local store directory (default: PETSTORE_DATA_DIR or .petstore)
   --json                      machine-readable output
   --help`;
@@ -33,8 +34,8 @@ interface Target {
   close(): Promise<void>;
 }
 
-async function deployedTarget(stage: string): Promise<Target> {
-  const stackName = `PetStore-${stage}`;
+async function deployedTarget(stage: StageName): Promise<Target> {
+  const stackName = stackNameOf(stage);
   const cloudFormation = new CloudFormationClient({});
   const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
   const tableName = Stacks?.[0]?.Outputs?.find((output) => output.OutputKey === 'ApiKeysTableName')?.OutputValue;
@@ -93,8 +94,8 @@ async function run(argv: string[]): Promise<number> {
     console.error('revoke needs exactly one key id (see `list`)');
     return 2;
   }
-  if (values.stage !== undefined && !['dev', 'staging', 'prod'].includes(values.stage)) {
-    console.error('--stage must be dev, staging or prod');
+  if (values.stage !== undefined && !isStageName(values.stage)) {
+    console.error(`--stage must be one of ${STAGES.join(', ')}`);
     return 2;
   }
   const target = values.stage

@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OPENAPI_FILE, renderOpenApiDocument } from '../lib/openapi/render';
+import { OPENAPI_FILE, renderOpenApiDocument } from '../openapi/render';
 
 const file = fileURLToPath(new URL(`../${OPENAPI_FILE}`, import.meta.url));
 const rendered = renderOpenApiDocument();

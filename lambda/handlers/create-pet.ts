@@ -2,16 +2,16 @@ import { tableName } from '../shared/config';
 import { documentClient } from '../shared/dynamodb-client';
 import { httpHandler } from '../shared/http-handler';
 import { jsonResponse } from '../shared/http-response';
-import { replayMarked } from '../shared/idempotency';
+import { replayHeaders } from '../shared/idempotency';
 import { absoluteUrl } from '../shared/links';
 import { CREATE_PET } from '../shared/operation-specs/create-pet';
-import { DynamoPetRepository } from '../shared/repositories/pet-repository';
+import { DynamoPetRepository, type PetRepository } from '../shared/repositories/pet-repository';
 
-const pets = new DynamoPetRepository(documentClient(), tableName('pets'), { idempotencyTable: tableName('idempotency') });
+/** POST /v1/pets — 201 with the stored Pet and its `Location` (on the host called); once per `Idempotency-Key`. */
+export const createPetHandler = (pets: PetRepository) =>
+  httpHandler(CREATE_PET, async ({ body, event, idempotency }) => {
+    const { value: pet, replayed } = await pets.create(body, idempotency);
+    return jsonResponse(201, pet, { location: absoluteUrl(event, `${event.rawPath}/${pet.id}`), ...replayHeaders(replayed) });
+  });
 
-/** POST /v1/pets — 201 with the stored Pet and its `Location`; once per `Idempotency-Key`. */
-export const handler = httpHandler(CREATE_PET, async ({ body, event, idempotency }) =>
-  replayMarked(
-    await pets.createOnce(body, (pet) => jsonResponse(201, pet, { location: absoluteUrl(event, `${event.rawPath}/${pet.id}`) }), idempotency),
-  ),
-);
+export const handler = createPetHandler(new DynamoPetRepository(documentClient(), tableName('pets'), { idempotencyTable: tableName('idempotency') }));

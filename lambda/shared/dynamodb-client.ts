@@ -1,7 +1,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { SERVICE_NAME } from '../../lib/function-environment';
+import { SERVICE_NAME } from '../../lib/function-settings';
 
 /**
  * Timeouts and retries are explicit so a slow or unreachable DynamoDB fails a request well inside the

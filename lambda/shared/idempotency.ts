@@ -1,6 +1,7 @@
-import type { HttpResponse } from './http-response';
-import { IDEMPOTENCY_WINDOW_SECONDS, type OperationSpec } from './operation-spec';
-import type { Written } from './repositories/write-once';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { Caller } from './caller';
+import { invalidRequest } from './errors';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS, type OperationSpec } from './operation-spec';
 
 /** What an `Idempotency-Key` request claims: its record's key and the request it stands for. */
 export interface IdempotencyClaim {
@@ -11,8 +12,8 @@ export interface IdempotencyClaim {
   readonly windowSeconds: number;
 }
 
-// Every handler's module graph reaches this file (http-handler.ts), and the not-found function loads
-// nothing else of node:crypto at start: a top-level import cost it ~8 ms of cold start (bench/ part 1).
+// Read on first use: every handler's module graph reaches this file, and the not-found function
+// needs nothing else of node:crypto (a top-level import showed in its cold start: `npm run bench`).
 const sha256 = (text: string): string => process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('base64url');
 
 /** `body` is the validated body: zod builds it in its schema's key order, so key order does not matter. */
@@ -24,6 +25,18 @@ export function claimFor(operationId: OperationSpec['operationId'], accountId: s
   };
 }
 
-/** The answer to send, marked when it is an earlier request's. */
-export const replayMarked = ({ answer, replayed }: Written<HttpResponse>): HttpResponse =>
-  replayed ? { ...answer, headers: { ...answer.headers, 'idempotent-replayed': 'true' } } : answer;
+/**
+ * The claim of a request that sends `Idempotency-Key` (optional: none without the header). Made after
+ * validation, so a request refused as invalid never uses its key up.
+ */
+export function claimOf(event: APIGatewayProxyEventV2, operationId: OperationSpec['operationId'], caller: Caller, body: unknown): IdempotencyClaim | undefined {
+  const key = event.headers['idempotency-key'];
+  if (key === undefined) return undefined;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    throw invalidRequest("header 'Idempotency-Key' must be one value of 1 to 255 visible ASCII characters without commas (sent once)");
+  }
+  return claimFor(operationId, caller.accountId, key, body);
+}
+
+/** Marks an answer that repeats an earlier request's write (nothing new was stored). */
+export const replayHeaders = (replayed: boolean): Record<string, string> => (replayed ? { 'idempotent-replayed': 'true' } : {});

@@ -1,5 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { SERVICE_NAME } from '../../lib/function-environment';
+import { SERVICE_NAME } from '../../lib/function-settings';
 
 export type LogLevel = 'warn' | 'error';
 

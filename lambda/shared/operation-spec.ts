@@ -1,15 +1,19 @@
 /**
  * The shape of an operation's spec (lambda/shared/operation-specs/): its zod input schemas, the
  * headers on every answer and whether it honours `Idempotency-Key`. No schema is imported here, so
- * the middleware can use these types and constants without bundling any operation's schemas.
+ * the handler factory can use these types and constants without bundling any operation's schemas.
  */
 import type * as z from 'zod/mini';
 import type { OperationId } from '../../lib/routes';
 
+/**
+ * Every operation names all three inputs, so their parsed types follow from the schemas with no
+ * conditional type and no cast (schemas/common.ts has the "none" forms: NoPathParameters, NoBody …).
+ */
 export interface InputSchemas {
-  readonly path?: z.core.$ZodType;
-  readonly query?: z.core.$ZodType;
-  readonly body?: z.core.$ZodType;
+  readonly path: z.core.$ZodType;
+  readonly query: z.core.$ZodType;
+  readonly body: z.core.$ZodType;
 }
 
 export interface OperationSpec<S extends InputSchemas = InputSchemas> {
@@ -17,7 +21,7 @@ export interface OperationSpec<S extends InputSchemas = InputSchemas> {
   readonly input: S;
   /** Headers on every answer of the operation, errors included (e.g. `Deprecation` on getPet). */
   readonly headers?: Readonly<Record<string, string>>;
-  /** Honours `Idempotency-Key` (creating operations); runs after validation, so bad input never uses a key. */
+  /** Honours `Idempotency-Key` (creating operations); checked after validation, so bad input never uses a key. */
   readonly idempotent?: true;
 }
 

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
-import { OPERATIONS } from '../../lib/openapi/operations';
+import { OPERATIONS } from '../../openapi/operations';
 import { ROUTES } from '../../lib/routes';
 import { startTestApi, type TestApi } from '../support/test-api';
 

@@ -3,7 +3,7 @@
  * without a key, both from this machine only (no CDN). They are not API operations, so these
  * requests use fetch directly rather than the contract-checked `call`.
  */
-import type { OpenApiDocument } from '../../lib/openapi/types';
+import type { OpenApiDocument } from '../../openapi/types';
 import { startTestApi, expectError, type TestApi } from '../support/test-api';
 import { openApiDocument as committed } from './openapi-contract';
 

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
-import { OPENAPI_FILE } from '../../lib/openapi/render';
+import { OPENAPI_FILE } from '../../openapi/render';
 import { startTestApi, type TestApi } from '../support/test-api';
 
 const CLIENT_DIR = resolve(__dirname, 'generated-client');

@@ -9,8 +9,8 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import type { Header, JsonSchema, OpenApiDocument, Operation, Reference, Response } from '../../lib/openapi/types';
-import { OPENAPI_FILE } from '../../lib/openapi/render';
+import type { Header, JsonSchema, OpenApiDocument, Operation, Reference, Response } from '../../openapi/types';
+import { OPENAPI_FILE } from '../../openapi/render';
 
 export interface ContractRequest {
   readonly method: string;

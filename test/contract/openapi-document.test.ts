@@ -11,8 +11,8 @@ import { SubmitMessageRequest } from '../../lambda/shared/schemas/message';
 import { ListPetsQuery } from '../../lambda/shared/schemas/list-pets-query';
 import { NewPet } from '../../lambda/shared/schemas/pet';
 import { PET_STATUSES } from '../../lambda/shared/schemas/pet-status';
-import { OPENAPI_FILE, renderOpenApiDocument } from '../../lib/openapi/render';
-import type { JsonSchema, Operation, Parameter } from '../../lib/openapi/types';
+import { OPENAPI_FILE, renderOpenApiDocument } from '../../openapi/render';
+import type { JsonSchema, Operation, Parameter } from '../../openapi/types';
 import { ROUTES } from '../../lib/routes';
 import { openApiDocument as document, schemaProblems } from './openapi-contract';
 

@@ -32,6 +32,23 @@ describe('Idempotency-Key on POST /v1/pets', () => {
     expect(await petsNamed('Once')).toHaveLength(1);
   });
 
+  test('a replay answers a Location on the host the replay was sent to', async () => {
+    const key = freshKey();
+    const first = await createPet(key, { name: 'Hosted', categoryId: 1 });
+    const { port } = new URL(api.origin);
+    const replay = await rawRequest(api.origin, [
+      'POST /v1/pets HTTP/1.1',
+      `host: localhost:${port}`,
+      `authorization: Bearer ${api.key}`,
+      'content-type: application/json',
+      `idempotency-key: ${key}`,
+    ], '{"name":"Hosted","categoryId":1}');
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(first.headers.get('location')).toBe(`http://127.0.0.1:${port}/v1/pets/${(first.json as { id: number }).id}`);
+    expect(replay.headers.location).toBe(`http://localhost:${port}/v1/pets/${(first.json as { id: number }).id}`);
+  });
+
   test('the same key with a different body answers 422 idempotency_key_reused and stores nothing', async () => {
     const key = freshKey();
     expect((await createPet(key, { name: 'First body', categoryId: 1 })).status).toBe(201);

@@ -11,8 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { LAMBDA_BUNDLE_FILE, LAMBDA_BUNDLE_OPTIONS } from '../../lib/bundling';
-import { DEPLOYED_FUNCTIONS, tableEnvironmentOf } from '../../lib/deployed-functions';
-import { functionEnvironment } from '../../lib/function-environment';
+import { DEPLOYED_FUNCTIONS } from '../../lib/deployed-functions';
+import { tablesUsedBy } from '../../lib/table-access';
+import { TABLES, tableEnvironment } from '../../lib/tables';
+import { functionEnvironment } from '../../lib/function-settings';
 import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY } from '../../lib/routes';
 import { storeEnvironment } from '../../local/local-store';
 import { freshTables } from '../support/local-dynamodb';
@@ -33,7 +35,7 @@ const lambdaEnvironment = (entry: string): Record<string, string> => {
     PATH: process.env.PATH ?? '',
     AWS_REGION: 'eu-west-1',
     ...functionEnvironment('ERROR'),
-    ...(name ? tableEnvironmentOf(name, (baseName) => `bundle-test-${baseName}`) : {}),
+    ...(name ? tableEnvironment(tablesUsedBy(name), (key) => `bundle-test-${TABLES[key].baseName}`) : {}),
   };
 };
 

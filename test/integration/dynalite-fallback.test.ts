@@ -60,7 +60,7 @@ test('API keys and messages: store, look up, revoke, enqueue', async () => {
   expect((await keys.revoke(issued.record.keyId, new Date()))?.revokedAt).toBe('2026-01-01T00:00:00.000Z');
 
   const message = await new DynamoMessageRepository(db, tables.messages).enqueue('hello 👋', { accountId: 'acct_f', keyId: 'key_f' });
-  expect(message).toMatchObject({ message: 'hello 👋', status: 'queued' });
+  expect(message).toMatchObject({ value: { message: 'hello 👋', status: 'queued' }, replayed: false });
 });
 
 test('Idempotency-Key writes: claim, repeat, a taken id moved to a fresh one, a refused body', async () => {
@@ -69,11 +69,10 @@ test('Idempotency-Key writes: claim, repeat, a taken id moved to a fresh one, a 
   const ids = [101, 101, 102];
   const pets = new DynamoPetRepository(db, tables.pets, { nextId: () => ids.shift() as number, idempotencyTable: tables.idempotency });
   await pets.create({ name: 'holder', categoryId: 2 }); // takes 101
-  const respond = (pet: { id: number }) => ({ id: pet.id });
-  const first = await pets.createOnce(body, respond, once);
-  expect(first).toEqual({ answer: { id: 102 }, replayed: false });
-  expect(await pets.createOnce(body, respond, once)).toEqual({ answer: { id: 102 }, replayed: true });
-  await expect(pets.createOnce({ name: 'other', categoryId: 2 }, respond, claimFor('createPet', 'acct_f', 'fallback-key', { name: 'other', categoryId: 2 }))).rejects.toMatchObject({
+  const keyed = { id: 102, name: 'keyed', categoryId: 2, status: 'available' };
+  expect(await pets.create(body, once)).toEqual({ value: keyed, replayed: false });
+  expect(await pets.create(body, once)).toEqual({ value: keyed, replayed: true });
+  await expect(pets.create({ name: 'other', categoryId: 2 }, claimFor('createPet', 'acct_f', 'fallback-key', { name: 'other', categoryId: 2 }))).rejects.toMatchObject({
     status: 422,
   });
   expect(await pets.get(102)).toMatchObject({ name: 'keyed' });

@@ -18,8 +18,8 @@ describe('DynamoPetRepository against local DynamoDB', () => {
   test('a create whose id is taken retries with a fresh id and never overwrites', async () => {
     const ids = [1_000, 1_000, 1_001];
     const pets = new DynamoPetRepository(db, table, { nextId: () => ids.shift() as number });
-    const first = await pets.create({ name: 'first', categoryId: 1 });
-    const second = await pets.create({ name: 'second', categoryId: 1 });
+    const { value: first } = await pets.create({ name: 'first', categoryId: 1 });
+    const { value: second } = await pets.create({ name: 'second', categoryId: 1 });
     expect([first.id, second.id]).toEqual([1_000, 1_001]);
     expect(await pets.get(1_000)).toEqual({ id: 1_000, name: 'first', categoryId: 1, status: 'available' });
   });
@@ -67,7 +67,7 @@ describe('two different creates that draw the same key in the same millisecond s
     const draws = [2_000, 2_000, 2_001, 2_002];
     const pets = new DynamoPetRepository(db, table, { nextId: () => draws.shift() as number, now: clock });
     const body = { name: 'Twin', categoryId: 4 };
-    const [one, two] = await Promise.all([pets.create(body), pets.create(body)]);
+    const [{ value: one }, { value: two }] = await Promise.all([pets.create(body), pets.create(body)]);
     expect(one?.id).not.toBe(two?.id);
     expect([one?.id, two?.id].sort()).toEqual([2_000, 2_001]);
     for (const pet of [one, two]) expect(await pets.get(pet?.id as number)).toEqual({ id: pet?.id, name: 'Twin', categoryId: 4, status: 'available' });
@@ -77,7 +77,7 @@ describe('two different creates that draw the same key in the same millisecond s
     const draws = ['01JTWIN00000000000000000AA', '01JTWIN00000000000000000AA', '01JTWIN00000000000000000AB', '01JTWIN00000000000000000AC'];
     const messages = new DynamoMessageRepository(db, tables.messages, { nextId: () => draws.shift() as string, now: clock });
     const caller = { accountId: 'acct_twin', keyId: 'key_twin' };
-    const [one, two] = await Promise.all([messages.enqueue('twin', caller), messages.enqueue('twin', caller)]);
+    const [{ value: one }, { value: two }] = await Promise.all([messages.enqueue('twin', caller), messages.enqueue('twin', caller)]);
     expect([one.id, two.id].sort()).toEqual(['01JTWIN00000000000000000AA', '01JTWIN00000000000000000AB']);
     const { Items = [] } = await db.send(new ScanCommand({ TableName: tables.messages, ConsistentRead: true }));
     expect(Items.filter((item) => item.message === 'twin')).toHaveLength(2);

@@ -7,7 +7,6 @@ import { ApiError } from '../../lambda/shared/errors';
 import { claimFor } from '../../lambda/shared/idempotency';
 import { DynamoMessageRepository } from '../../lambda/shared/repositories/message-repository';
 import { DynamoPetRepository } from '../../lambda/shared/repositories/pet-repository';
-import type { Pet } from '../../lambda/shared/schemas/pet-response';
 import type { TableNames } from '../../local/tables';
 import { freshTables, testDocumentClient, testEndpoint } from '../support/local-dynamodb';
 import { startFaultProxy } from '../support/tcp-proxy';
@@ -30,24 +29,22 @@ const idsFrom = (...ids: number[]) => () => {
   if (id === undefined) throw new Error('test ran out of ids');
   return id;
 };
-const answer = (pet: Pet) => ({ statusCode: 201, pet });
-
-describe('writeOnce through DynamoPetRepository.createOnce', () => {
+describe('writeOnce through DynamoPetRepository.create with a claim', () => {
   test('the first request stores the pet and answers; a repeat stores nothing and answers the same, marked as replayed', async () => {
     const body = { name: 'Once', categoryId: 1 };
     const once = claim(body);
     const pets = new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_001, 5_002), idempotencyTable: tables.idempotency });
-    const first = await pets.createOnce(body, answer, once);
-    const again = await pets.createOnce(body, answer, once);
-    expect(first).toEqual({ answer: { statusCode: 201, pet: { id: 5_001, name: 'Once', categoryId: 1, status: 'available' } }, replayed: false });
+    const first = await pets.create(body, once);
+    const again = await pets.create(body, once);
+    expect(first).toEqual({ value: { id: 5_001, name: 'Once', categoryId: 1, status: 'available' }, replayed: false });
     expect(again).toEqual({ ...first, replayed: true });
     expect(await named('Once')).toHaveLength(1);
   });
 
   test('the same key with another body is refused with 422 and stores nothing', async () => {
     const pets = new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_101, 5_102), idempotencyTable: tables.idempotency });
-    await pets.createOnce({ name: 'Body A', categoryId: 1 }, answer, claim({ name: 'Body A', categoryId: 1 }, 'reused'));
-    const refused = pets.createOnce({ name: 'Body B', categoryId: 1 }, answer, claim({ name: 'Body B', categoryId: 1 }, 'reused'));
+    await pets.create({ name: 'Body A', categoryId: 1 }, claim({ name: 'Body A', categoryId: 1 }, 'reused'));
+    const refused = pets.create({ name: 'Body B', categoryId: 1 }, claim({ name: 'Body B', categoryId: 1 }, 'reused'));
     await expect(refused).rejects.toEqual(expect.objectContaining({ status: 422, code: 'idempotency_key_reused' }));
     await expect(refused).rejects.toBeInstanceOf(ApiError);
     expect(await named('Body B')).toEqual([]);
@@ -58,11 +55,11 @@ describe('writeOnce through DynamoPetRepository.createOnce', () => {
     const once = claim(body);
     // The pet write fails (no such table) after the key's record was written: as if the function died there.
     const broken = new DynamoPetRepository(db, 'no-such-table', { nextId: idsFrom(5_201), idempotencyTable: tables.idempotency });
-    await expect(broken.createOnce(body, answer, once)).rejects.toThrow(/resource not found|non-existent table/i);
+    await expect(broken.create(body, once)).rejects.toThrow(/resource not found|non-existent table/i);
     expect(await named('Cut off')).toEqual([]);
 
-    const retry = await new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_299), idempotencyTable: tables.idempotency }).createOnce(body, answer, once);
-    expect(retry).toEqual({ answer: { statusCode: 201, pet: { id: 5_201, name: 'Cut off', categoryId: 2, status: 'available' } }, replayed: true });
+    const retry = await new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_299), idempotencyTable: tables.idempotency }).create(body, once);
+    expect(retry).toEqual({ value: { id: 5_201, name: 'Cut off', categoryId: 2, status: 'available' }, replayed: true });
     expect(await named('Cut off')).toEqual([expect.objectContaining({ id: 5_201 })]);
   });
 
@@ -71,9 +68,9 @@ describe('writeOnce through DynamoPetRepository.createOnce', () => {
     const body = { name: 'Mover', categoryId: 3 };
     const once = claim(body);
     const pets = new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_301, 5_302, 5_303), idempotencyTable: tables.idempotency });
-    const first = await pets.createOnce(body, answer, once);
-    expect(first.answer.pet.id).toBe(5_302);
-    expect((await pets.createOnce(body, answer, once)).answer).toEqual(first.answer);
+    const first = await pets.create(body, once);
+    expect(first.value.id).toBe(5_302);
+    expect((await pets.create(body, once)).value).toEqual(first.value);
     expect(await named('Mover')).toEqual([expect.objectContaining({ id: 5_302 })]);
     expect(await named('Holder')).toEqual([expect.objectContaining({ id: 5_301 })]);
   });
@@ -82,11 +79,11 @@ describe('writeOnce through DynamoPetRepository.createOnce', () => {
     const body = { name: 'Crowd', categoryId: 4 };
     const once = claim(body);
     const results = await Promise.all(
-      Array.from({ length: 30 }, (_, index) => new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_400 + index), idempotencyTable: tables.idempotency }).createOnce(body, answer, once)),
+      Array.from({ length: 30 }, (_, index) => new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_400 + index), idempotencyTable: tables.idempotency }).create(body, once)),
     );
     const stored = await named('Crowd');
     expect(stored).toHaveLength(1);
-    for (const result of results) expect(result.answer.pet.id).toBe(stored[0]?.id);
+    for (const result of results) expect(result.value.id).toBe(stored[0]?.id);
     expect(results.filter((result) => !result.replayed)).toHaveLength(1);
   });
 
@@ -94,28 +91,27 @@ describe('writeOnce through DynamoPetRepository.createOnce', () => {
     const body = { name: 'Expired', categoryId: 5 };
     const once = { ...claim(body), windowSeconds: -1 };
     const pets = new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_501, 5_502), idempotencyTable: tables.idempotency });
-    await pets.createOnce(body, answer, once);
-    const later = await pets.createOnce(body, answer, once);
-    expect([later.replayed, later.answer.pet.id]).toEqual([false, 5_502]);
+    await pets.create(body, once);
+    const later = await pets.create(body, once);
+    expect([later.replayed, later.value.id]).toEqual([false, 5_502]);
   });
 
   test('without a claim, a plain create', async () => {
     const pets = new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_601, 5_602), idempotencyTable: tables.idempotency });
-    await pets.createOnce({ name: 'Plain', categoryId: 1 }, answer, undefined);
-    await pets.createOnce({ name: 'Plain', categoryId: 1 }, answer, undefined);
+    await pets.create({ name: 'Plain', categoryId: 1 });
+    await pets.create({ name: 'Plain', categoryId: 1 });
     expect((await named('Plain')).map((item) => item.id)).toEqual(expect.arrayContaining([5_601, 5_602]));
   });
 });
 
-test('DynamoMessageRepository.enqueueOnce: a retry after a failed message write stores that message once', async () => {
+test('DynamoMessageRepository.enqueue with a claim: a retry after a failed message write stores that message once', async () => {
   const caller = { accountId: 'acct_once', keyId: 'key_once' };
   const once = claimFor('submitMessage', caller.accountId, 'message-key', { message: 'hello once' });
   const ids = ['01JMSG0000000000000000000A', '01JMSG0000000000000000000B'];
   const nextId = () => ids.shift() as string;
-  const respond = (message: { id: string }) => ({ statusCode: 202, id: message.id });
-  await expect(new DynamoMessageRepository(db, 'no-such-table', { nextId, idempotencyTable: tables.idempotency }).enqueueOnce('hello once', caller, respond, once)).rejects.toThrow();
-  const retry = await new DynamoMessageRepository(db, tables.messages, { nextId, idempotencyTable: tables.idempotency }).enqueueOnce('hello once', caller, respond, once);
-  expect(retry.answer).toEqual({ statusCode: 202, id: '01JMSG0000000000000000000A' });
+  await expect(new DynamoMessageRepository(db, 'no-such-table', { nextId, idempotencyTable: tables.idempotency }).enqueue('hello once', caller, once)).rejects.toThrow();
+  const retry = await new DynamoMessageRepository(db, tables.messages, { nextId, idempotencyTable: tables.idempotency }).enqueue('hello once', caller, once);
+  expect(retry).toEqual({ value: expect.objectContaining({ id: '01JMSG0000000000000000000A', message: 'hello once' }), replayed: true });
   expect((await scan(tables.messages)).filter((item) => item.message === 'hello once')).toEqual([
     expect.objectContaining({ id: '01JMSG0000000000000000000A', accountId: 'acct_once', status: 'queued' }),
   ]);
@@ -129,8 +125,8 @@ describe('a write whose answer is lost and retried by the SDK is recognised as o
       const body = { name: 'Lost record answer', categoryId: 6 };
       const pets = new DynamoPetRepository(throughProxy, tables.pets, { nextId: idsFrom(5_701), idempotencyTable: tables.idempotency });
       proxy.loseNextAnswerTo(tables.idempotency);
-      const first = await pets.createOnce(body, answer, claim(body));
-      expect(first).toEqual({ answer: { statusCode: 201, pet: { id: 5_701, name: 'Lost record answer', categoryId: 6, status: 'available' } }, replayed: false });
+      const first = await pets.create(body, claim(body));
+      expect(first).toEqual({ value: { id: 5_701, name: 'Lost record answer', categoryId: 6, status: 'available' }, replayed: false });
       expect(await named('Lost record answer')).toHaveLength(1);
     } finally {
       throughProxy.destroy();
@@ -144,7 +140,7 @@ describe('a write whose answer is lost and retried by the SDK is recognised as o
     try {
       const pets = new DynamoPetRepository(throughProxy, tables.pets, { nextId: idsFrom(5_801, 5_802) });
       proxy.loseNextAnswerTo(tables.pets);
-      expect(await pets.create({ name: 'Lost item answer', categoryId: 6 })).toMatchObject({ id: 5_801 });
+      expect(await pets.create({ name: 'Lost item answer', categoryId: 6 })).toMatchObject({ value: { id: 5_801 }, replayed: false });
       expect(await named('Lost item answer')).toEqual([expect.objectContaining({ id: 5_801 })]);
     } finally {
       throughProxy.destroy();

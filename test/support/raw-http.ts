@@ -14,9 +14,10 @@ export interface RawAnswer {
 export async function rawRequest(origin: string, lines: readonly string[], body: string | Buffer = ''): Promise<RawAnswer> {
   const url = new URL(origin);
   const text = await new Promise<string>((resolveText, reject) => {
+    // Written, not ended: a half-closed socket may be dropped before a slow answer; `connection: close` ends it.
     const socket = connect(Number(url.port), url.hostname, () => {
       socket.write(`${lines.join('\r\n')}\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n`);
-      socket.end(body);
+      socket.write(body);
     });
     let data = '';
     socket.on('data', (chunk) => (data += chunk.toString()));

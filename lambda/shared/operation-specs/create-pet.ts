@@ -1,9 +1,9 @@
 import type { OperationSpec } from '../operation-spec';
-import { NoQueryParameters } from '../schemas/common';
+import { NoPathParameters, NoQueryParameters } from '../schemas/common';
 import { NewPet } from '../schemas/pet';
 
 export const CREATE_PET = {
   operationId: 'createPet',
-  input: { body: NewPet, query: NoQueryParameters },
+  input: { path: NoPathParameters, query: NoQueryParameters, body: NewPet },
   idempotent: true,
 } as const satisfies OperationSpec;

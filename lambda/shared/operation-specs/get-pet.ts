@@ -1,5 +1,5 @@
 import type { OperationSpec } from '../operation-spec';
-import { NoQueryParameters } from '../schemas/common';
+import { NoBody, NoQueryParameters } from '../schemas/common';
 import { GetPetPath } from '../schemas/get-pet-path';
 
 /**
@@ -13,6 +13,6 @@ export const GET_PET_DEPRECATION_HEADERS = {
 
 export const GET_PET = {
   operationId: 'getPet',
-  input: { path: GetPetPath, query: NoQueryParameters },
+  input: { path: GetPetPath, query: NoQueryParameters, body: NoBody },
   headers: GET_PET_DEPRECATION_HEADERS,
 } as const satisfies OperationSpec;

@@ -1,4 +1,5 @@
 import type { OperationSpec } from '../operation-spec';
+import { NoBody, NoPathParameters } from '../schemas/common';
 import { ListPetsQuery } from '../schemas/list-pets-query';
 
-export const LIST_PETS = { operationId: 'listPets', input: { query: ListPetsQuery } } as const satisfies OperationSpec;
+export const LIST_PETS = { operationId: 'listPets', input: { path: NoPathParameters, query: ListPetsQuery, body: NoBody } } as const satisfies OperationSpec;

@@ -1,4 +1,5 @@
 import type { OperationSpec } from '../operation-spec';
+import { AnyParameters, NoBody } from '../schemas/common';
 
 /** The `$default` route: any method/path outside the route table; auth still comes first. */
-export const NOT_FOUND_OPERATION = { operationId: 'notFound', input: {} } as const satisfies OperationSpec;
+export const NOT_FOUND_OPERATION = { operationId: 'notFound', input: { path: AnyParameters, query: AnyParameters, body: NoBody } } as const satisfies OperationSpec;

@@ -1,9 +1,9 @@
 import type { OperationSpec } from '../operation-spec';
-import { NoQueryParameters } from '../schemas/common';
+import { NoPathParameters, NoQueryParameters } from '../schemas/common';
 import { SubmitMessageRequest } from '../schemas/message';
 
 export const SUBMIT_MESSAGE = {
   operationId: 'submitMessage',
-  input: { body: SubmitMessageRequest, query: NoQueryParameters },
+  input: { path: NoPathParameters, query: NoQueryParameters, body: SubmitMessageRequest },
   idempotent: true,
 } as const satisfies OperationSpec;

@@ -21,13 +21,13 @@ export interface ListPetsOptions {
   readonly after?: PageCursor;
 }
 
+/** The store of pets, as the handlers see it: domain data in, domain data out. */
 export interface PetRepository {
-  create(pet: NewPet): Promise<Pet>;
   /**
-   * Creates the pet once per claim (`Idempotency-Key`): a repeat answers what `answerFor` answered
-   * the first time, whatever became of the first request. Without a claim, a plain create.
+   * Stores a new pet with a fresh id. With a claim (`Idempotency-Key`), once per claim: a repeat
+   * returns the pet the first request stored, marked as replayed, whatever became of that request.
    */
-  createOnce<A>(pet: NewPet, answerFor: (pet: Pet) => A, claim: IdempotencyClaim | undefined): Promise<Written<A>>;
+  create(pet: NewPet, claim?: IdempotencyClaim): Promise<Written<Pet>>;
   get(id: number): Promise<Pet | undefined>;
   list(options: ListPetsOptions): Promise<PetPage>;
 }
@@ -35,10 +35,13 @@ export interface PetRepository {
 /** A fresh id collides only when two creates draw the same 12 random bits in the same millisecond. */
 const MAX_CREATE_ATTEMPTS = 5;
 
-// `name` and `status` are DynamoDB reserved words; project only what a Pet carries.
-const PET_PROJECTION = {
-  ProjectionExpression: '#id, #name, #categoryId, #status',
-  ExpressionAttributeNames: { '#id': 'id', '#name': 'name', '#categoryId': 'categoryId', '#status': 'status' },
+/** The attributes of a stored pet that make a Pet; the rest (createdAt, writeToken) stays in the table. */
+const PET_ATTRIBUTES = ['id', 'name', 'categoryId', 'status'] as const satisfies readonly (keyof Pet)[];
+
+/** Reads only what a Pet carries (`name` and `status` are DynamoDB reserved words, hence the names). */
+export const PET_PROJECTION = {
+  ProjectionExpression: PET_ATTRIBUTES.map((name) => `#${name}`).join(', '),
+  ExpressionAttributeNames: Object.fromEntries(PET_ATTRIBUTES.map((name) => [`#${name}`, name])),
 };
 
 type PetItem = Tokened<Pet & { createdAt: string }>;
@@ -51,7 +54,7 @@ const toPet = (item: Record<string, unknown>): Pet => {
 export interface PetRepositoryOptions {
   /** Draws a new pet id (tests fix it). */
   readonly nextId?: () => number;
-  /** The `Idempotency-Key` records (lib/tables.ts `idempotency`): createOnce with a claim needs them. */
+  /** The `Idempotency-Key` records (lib/tables.ts `idempotency`): a create with a claim needs them. */
   readonly idempotencyTable?: string;
   /** The clock for `createdAt` (tests fix it). */
   readonly now?: () => Date;
@@ -82,21 +85,17 @@ export class DynamoPetRepository implements PetRepository {
     });
   }
 
-  async create(newPet: NewPet): Promise<Pet> {
+  async create(newPet: NewPet, claim?: IdempotencyClaim): Promise<Written<Pet>> {
+    if (claim) {
+      if (!this.#once) throw new Error('DynamoPetRepository was built without its idempotency table');
+      const { value, replayed } = await writeOnce(this.#once, claim, () => this.#newItem(newPet));
+      return { value: toPet(value), replayed };
+    }
     for (let attempt = 1; attempt <= MAX_CREATE_ATTEMPTS; attempt++) {
       const item = this.#newItem(newPet);
-      if ((await putIfAbsent(this.db, this.tableName, 'id', item)) === 'stored') return toPet(item);
+      if ((await putIfAbsent(this.db, this.tableName, 'id', item)) === 'stored') return { value: toPet(item), replayed: false };
     }
     throw new Error(`no free pet id after ${MAX_CREATE_ATTEMPTS} attempts`);
-  }
-
-  async createOnce<A>(newPet: NewPet, answerFor: (pet: Pet) => A, claim: IdempotencyClaim | undefined): Promise<Written<A>> {
-    if (!claim) return { answer: answerFor(await this.create(newPet)), replayed: false };
-    if (!this.#once) throw new Error('DynamoPetRepository was built without its idempotency table');
-    return writeOnce(this.#once, claim, () => {
-      const item = this.#newItem(newPet);
-      return { item, answer: answerFor(toPet(item)) };
-    });
   }
 
   async get(id: number): Promise<Pet | undefined> {
@@ -113,24 +112,19 @@ export class DynamoPetRepository implements PetRepository {
   async list({ limit, status, after }: ListPetsOptions): Promise<PetPage> {
     const wanted = limit + 1;
     const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined = after
-      ? status
-        ? { id: after.lastId, status }
-        : { id: after.lastId }
-      : undefined;
+    let startKey: Record<string, unknown> | undefined = after ? { id: after.lastId, ...(status ? { status } : {}) } : undefined;
     do {
-      const common = { TableName: this.tableName, Limit: wanted - items.length, ExclusiveStartKey: startKey };
+      const common = { TableName: this.tableName, Limit: wanted - items.length, ExclusiveStartKey: startKey, ...PET_PROJECTION };
       const output = status
         ? await this.db.send(
             new QueryCommand({
               ...common,
-              ...PET_PROJECTION,
               IndexName: PETS_STATUS_INDEX,
               KeyConditionExpression: '#status = :status',
               ExpressionAttributeValues: { ':status': status },
             }),
           )
-        : await this.db.send(new ScanCommand({ ...common, ...PET_PROJECTION }));
+        : await this.db.send(new ScanCommand(common));
       items.push(...(output.Items ?? []));
       startKey = output.LastEvaluatedKey;
     } while (startKey && items.length < wanted);

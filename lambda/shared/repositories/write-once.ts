@@ -3,16 +3,13 @@ import { idempotencyKeyReused } from '../errors';
 import type { IdempotencyClaim } from '../idempotency';
 import { isSameWrite, putIf, putIfAbsent, withWriteToken, type Tokened } from './put-if-absent';
 
-/** A new item and the answer that reports it, prepared together before anything is written. */
-export interface Intended<A> {
-  /** Carries its write token (put-if-absent.ts): the record and every duplicate write this very item. */
-  readonly item: Tokened<Record<string, unknown>>;
-  readonly answer: A;
-}
+/** An item as prepared for a write: its attributes and its write token (put-if-absent.ts). */
+export type PreparedItem = Tokened<Record<string, unknown>>;
 
-export interface Written<A> {
-  readonly answer: A;
-  /** The answer was prepared by an earlier request with the same key. */
+/** What a write under a claim stored: the item, and whether an earlier request with the key stored it. */
+export interface Written<T> {
+  readonly value: T;
+  /** An earlier request with the same `Idempotency-Key` wrote it; this one stored nothing new. */
   readonly replayed: boolean;
 }
 
@@ -25,61 +22,53 @@ export interface WriteOnceTarget {
   readonly recordsTable: string;
 }
 
-/** What a claim record holds: the write it promises and its answer, so any request can finish it. */
+/** What a claim record holds: the write it promises, so any request with the key can finish it. */
 type ClaimRecord = Tokened<{
   readonly id: string;
-  readonly validation: string;
+  readonly payloadHash: string;
   readonly expiration: number;
-  readonly item: Tokened<Record<string, unknown>>;
-  /** JSON: a string keeps the answer out of DynamoDB's type mapping (headers, numbers) exactly as built. */
-  readonly answer: string;
+  readonly item: PreparedItem;
 }>;
+
+/** Records written before the field was renamed carry the hash as `validation` (they expire within the window). */
+const payloadHashOf = (record: ClaimRecord & { readonly validation?: string }): string | undefined => record.payloadHash ?? record.validation;
 
 const MAX_ATTEMPTS = 5;
 
 /**
  * Writes the item of an `Idempotency-Key` request exactly once, whatever fails and however many
- * duplicates arrive. Hand-written because the usual protocol (Powertools' idempotency utility: mark
- * the key in progress, write, then save the answer) leaves a window in which the item is stored but
- * its answer is not — a crash, timeout or failed save there, and a retry stores the item a second
- * time — and answers concurrent duplicates 409. Here the key's record is written first and carries
- * the intended item and its answer; the item is then written with a conditional put that succeeds
- * once. A duplicate, concurrent or later, finds the record and makes the same conditional put of the
- * same item, so it either finishes a write that was cut off or finds it done, and answers the same.
- * Two writes, no update; only PutItem and GetItem, which both local engines support (DESIGN §6).
+ * duplicates arrive, and returns the item that stands for the key. Hand-written because the usual
+ * protocol (Powertools' idempotency utility: mark the key in progress, write, then save the answer)
+ * leaves a window in which the item is stored but its answer is not — a crash, timeout or failed save
+ * there, and a retry stores the item a second time — and answers concurrent duplicates 409. Here the
+ * key's record is written first and carries the intended item; the item is then written with a
+ * conditional put that succeeds once. A duplicate, concurrent or later, finds the record and makes
+ * the same conditional put of the same item, so it either finishes a write that was cut off or finds
+ * it done. Two writes, no update; only PutItem and GetItem, which both local engines support (DESIGN §6).
  *
  * `prepare` draws a fresh key for the item (pets and messages get random-ish keys): when the
  * recorded key turns out taken by another item, the record is moved to a fresh one, once, by
  * whichever duplicate notices first; the others follow the record. "Another item" is one whose
  * write token differs from the recorded one: only the recorded write carries that token.
  */
-export async function writeOnce<A>(target: WriteOnceTarget, claim: IdempotencyClaim, prepare: () => Intended<A>, now: () => number = Date.now): Promise<Written<A>> {
+export async function writeOnce(target: WriteOnceTarget, claim: IdempotencyClaim, prepare: () => PreparedItem, now: () => number = Date.now): Promise<Written<PreparedItem>> {
   const claimed = await claimRecord(target, claim, prepare(), now);
   let { record } = claimed;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    if (record.validation !== claim.payloadHash) throw idempotencyKeyReused();
+    if (payloadHashOf(record) !== claim.payloadHash) throw idempotencyKeyReused();
     if ((await putIfAbsent(target.db, target.tableName, target.keyName, record.item)) === 'stored') {
-      return { answer: JSON.parse(record.answer) as A, replayed: !claimed.owned };
+      return { value: record.item, replayed: !claimed.owned };
     }
     record = await moveToFreshKey(target, record, prepare());
   }
   throw new Error(`no free key for the item of ${claim.recordKey} after ${MAX_ATTEMPTS} attempts`);
 }
 
-const recordOf = (claim: IdempotencyClaim, intended: Intended<unknown>, expiration: number): ClaimRecord =>
-  withWriteToken({
-    id: claim.recordKey,
-    validation: claim.payloadHash,
-    expiration,
-    item: intended.item,
-    answer: JSON.stringify(intended.answer),
-  });
-
 /** Claims the key with this request's intended write, or returns the record that holds it. */
-async function claimRecord<A>(target: WriteOnceTarget, claim: IdempotencyClaim, intended: Intended<A>, now: () => number): Promise<{ record: ClaimRecord; owned: boolean }> {
+async function claimRecord(target: WriteOnceTarget, claim: IdempotencyClaim, item: PreparedItem, now: () => number): Promise<{ record: ClaimRecord; owned: boolean }> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const nowSeconds = Math.floor(now() / 1000);
-    const record = recordOf(claim, intended, nowSeconds + claim.windowSeconds);
+    const record: ClaimRecord = withWriteToken({ id: claim.recordKey, payloadHash: claim.payloadHash, expiration: nowSeconds + claim.windowSeconds, item });
     const outcome = await putIf(target.db, target.recordsTable, 'id', record, {
       // An expired record (TTL deletes them only eventually) no longer holds its key.
       expression: 'attribute_not_exists(#id) OR #expiration < :now',
@@ -94,9 +83,9 @@ async function claimRecord<A>(target: WriteOnceTarget, claim: IdempotencyClaim, 
   throw new Error(`could not claim ${claim.recordKey} after ${MAX_ATTEMPTS} attempts`);
 }
 
-/** Points the record at a fresh item key, unless another duplicate already moved it; either way, the record as it now stands. */
-async function moveToFreshKey<A>(target: WriteOnceTarget, record: ClaimRecord, intended: Intended<A>): Promise<ClaimRecord> {
-  const moved: ClaimRecord = { ...record, item: intended.item, answer: JSON.stringify(intended.answer) };
+/** Points the record at a fresh item, unless another duplicate already moved it; either way, the record as it now stands. */
+async function moveToFreshKey(target: WriteOnceTarget, record: ClaimRecord, item: PreparedItem): Promise<ClaimRecord> {
+  const moved: ClaimRecord = { ...record, item };
   const outcome = await putIf(target.db, target.recordsTable, 'id', moved, {
     expression: '#item.#key = :taken',
     names: { '#item': 'item', '#key': target.keyName },

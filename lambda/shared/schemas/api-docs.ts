@@ -1,5 +1,5 @@
 /**
- * Documentation attached to the zod schemas, for the OpenAPI document (lib/openapi/). Validation never
+ * Documentation attached to the zod schemas, for the OpenAPI document (openapi/). Validation never
  * reads it: registering a schema here changes nothing about what it accepts.
  */
 import * as z from 'zod/mini';

@@ -1,5 +1,5 @@
 import { ROUTES, type ApiName } from '../../../lib/routes';
-import { STAGES } from '../../../lib/stage-config';
+import { STAGES } from '../../../lib/stages';
 import { apiNamed, functionNamed, referencedId, resourcesOfType, synth, type Resource } from '../support/synth';
 
 /** What each stage promises, written out here rather than read from lib/stage-config.ts. */

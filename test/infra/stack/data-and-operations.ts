@@ -1,5 +1,6 @@
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { parseStage, stageConfig, STAGES } from '../../../lib/stage-config';
+import { stageConfig } from '../../../lib/stage-config';
+import { parseStage, STAGES } from '../../../lib/stages';
 import { apiNamed, functionNamed, referencedId, resourcesOfType, synth, tableId, type Resource, type TableName } from '../support/synth';
 
 const DATA_SAFETY = {

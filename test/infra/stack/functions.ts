@@ -1,6 +1,6 @@
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { NODEJS_BUNDLING } from '../../../lib/petstore-function';
-import { STAGES } from '../../../lib/stage-config';
+import { STAGES } from '../../../lib/stages';
 import type { FunctionName } from '../../../lib/table-access';
 import { functionNamed, grants, indexArn, referencedId, resourcesOfType, statementsOf, synth, tableArn, tableId, type TableName } from '../support/synth';
 

@@ -7,7 +7,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PetStoreStack } from '../../../lib/petstore-stack';
-import { stageConfig, type StageContext, type StageName } from '../../../lib/stage-config';
+import { stageConfig, type StageContext } from '../../../lib/stage-config';
+import { stackNameOf, type StageName } from '../../../lib/stages';
 import type { FunctionName } from '../../../lib/table-access';
 import { PROJECT_ROOT } from './project-root';
 
@@ -26,7 +27,7 @@ export function synth(stage: StageName, context: StageContext = {}): Synthesized
   const cached = cache.get(key);
   if (cached) return cached;
   const app = new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
-  const stack = new PetStoreStack(app, `PetStore-${stage}`, { config: stageConfig(stage, context), projectRoot: PROJECT_ROOT });
+  const stack = new PetStoreStack(app, stackNameOf(stage), { config: stageConfig(stage, context), projectRoot: PROJECT_ROOT });
   const synthesized = { stack, template: Template.fromStack(stack) };
   cache.set(key, synthesized);
   return synthesized;
@@ -65,7 +66,7 @@ export function functionNamed(template: Template, name: FunctionName): [string, 
 }
 
 export function apiNamed(template: Template, stage: StageName, api: 'pets' | 'messages'): string {
-  return onlyResource(template, 'AWS::ApiGatewayV2::Api', (resource) => resource.Properties.Name === `PetStore-${stage}-${api}`)[0];
+  return onlyResource(template, 'AWS::ApiGatewayV2::Api', (resource) => resource.Properties.Name === `${stackNameOf(stage)}-${api}`)[0];
 }
 
 export interface Statement {

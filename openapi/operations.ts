@@ -5,12 +5,13 @@
  * the document, so a handler that answers something undocumented fails them.
  */
 import * as z from 'zod/mini';
-import type { OperationId } from '../routes';
-import { OPERATIONS as SPECS } from '../../lambda/shared/operations';
-import { Message } from '../../lambda/shared/schemas/message-response';
-import { LIST_LIMIT_MAX } from '../../lambda/shared/schemas/list-pets-query';
-import { Pet } from '../../lambda/shared/schemas/pet-response';
-import type { ErrorCode } from '../../lambda/shared/errors';
+import type { OperationId } from '../lib/routes';
+import { OPERATIONS as SPECS, type InputSchemas } from '../lambda/shared/operations';
+import { NoBody } from '../lambda/shared/schemas/common';
+import { Message } from '../lambda/shared/schemas/message-response';
+import { LIST_LIMIT_MAX } from '../lambda/shared/schemas/list-pets-query';
+import { Pet } from '../lambda/shared/schemas/pet-response';
+import type { ErrorCode } from '../lambda/shared/errors';
 import type { HeaderUse } from './responses';
 import type { Example } from './types';
 
@@ -19,7 +20,7 @@ export interface OperationDocs {
   readonly summary: string;
   readonly description: string;
   /** The operation's input schemas, from lambda/shared/operations.ts (what the handler validates with). */
-  readonly input: { readonly path?: z.core.$ZodType; readonly query: z.core.$ZodType; readonly body?: z.core.$ZodType };
+  readonly input: InputSchemas;
   readonly requestExamples?: Readonly<Record<string, Example>>;
   readonly success: {
     readonly status: 200 | 201 | 202;
@@ -117,13 +118,16 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationDocs>> = {
   },
 };
 
+/** Operations without a body name `NoBody` (the handler factory never reads their body). */
+export const takesBody = (docs: OperationDocs): boolean => docs.input.body !== NoBody;
+
 /** The errors an operation can answer, from what the shared middleware stack does with it. */
 export function errorCodesOf(docs: OperationDocs): ErrorCode[] {
   return [
     // every operation: query (and path) validation, auth, database trouble, bugs
     'invalid_request',
     'unauthorized',
-    ...(docs.input.body ? (['invalid_json', 'unsupported_media_type', 'payload_too_large'] as const) : []),
+    ...(takesBody(docs) ? (['invalid_json', 'unsupported_media_type', 'payload_too_large'] as const) : []),
     ...(docs.idempotent ? (['idempotency_key_reused'] as const) : []),
     ...(docs.errors ?? []),
     'internal_error',

@@ -1,8 +1,8 @@
 /** Response headers and error answers, as the middleware stack produces them (lambda/shared/). */
-import type { ErrorCode } from '../../lambda/shared/errors';
-import { GET_PET_DEPRECATION_HEADERS } from '../../lambda/shared/operations';
-import { encodeCursor } from '../../lambda/shared/page-cursor';
-import { ERROR_CODES } from '../../lambda/shared/schemas/error';
+import type { ErrorCode } from '../lambda/shared/errors';
+import { GET_PET_DEPRECATION_HEADERS } from '../lambda/shared/operations';
+import { encodeCursor } from '../lambda/shared/page-cursor';
+import { ERROR_CODES } from '../lambda/shared/schemas/error';
 import type { Example, Header, JsonSchema, Response } from './types';
 
 const HEADERS = {

@@ -4,15 +4,16 @@
  * (./operations.ts). Plain code, no aws-cdk-lib: `npm run openapi` writes it to docs/openapi.json and
  * the local server serves it.
  */
-import { API_KEY_PREFIX } from '../../lambda/shared/api-keys';
-import { AUTH_CACHE_TTL_MS } from '../../lambda/shared/auth-settings';
-import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS } from '../../lambda/shared/operations';
-import { MAX_BODY_BYTES } from '../../lambda/shared/middleware/limit-body-size';
-import { ERROR_CODES, ErrorBody, GatewayErrorBody } from '../../lambda/shared/schemas/error';
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN } from '../../lambda/shared/schemas/list-pets-query';
-import { PETS_BASE_PATH, ROUTES, type ApiName, type RouteDefinition } from '../routes';
+import { API_KEY_PREFIX } from '../lambda/shared/api-keys';
+import { AUTH_CACHE_TTL_MS } from '../lambda/shared/auth-settings';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS } from '../lambda/shared/operations';
+import { MAX_BODY_BYTES } from '../lambda/shared/middleware/limit-body-size';
+import { ERROR_CODES, ErrorBody, GatewayErrorBody } from '../lambda/shared/schemas/error';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN } from '../lambda/shared/schemas/list-pets-query';
+import { PETS_BASE_PATH, ROUTES, type ApiName, type RouteDefinition } from '../lib/routes';
+import { stackNameOf } from '../lib/stages';
 import { SchemaConverter } from './json-schema';
-import { OPERATIONS, errorCodesOf, type OperationDocs } from './operations';
+import { OPERATIONS, errorCodesOf, takesBody, type OperationDocs } from './operations';
 import { errorResponses, headers } from './responses';
 import type { HttpMethodKey, OpenApiDocument, Operation, Parameter, PathItem, Server } from './types';
 
@@ -42,7 +43,7 @@ function serversOf(api: ApiName): Server[] {
   const names = SERVER_VARIABLES[api];
   const deployed = (stage: 'prod' | 'staging', title: string): Server => ({
     url: `https://{${names.apiId}}.execute-api.{${names.region}}.amazonaws.com${basePath}`,
-    description: `${title}: the \`${STACK_OUTPUTS[api]}\` output of the PetStore-${stage} stack`,
+    description: `${title}: the \`${STACK_OUTPUTS[api]}\` output of the ${stackNameOf(stage)} stack`,
     variables: {
       [names.apiId]: { default: `${stage}-${api}-api-id`, description: `API Gateway id of the ${api} API (in \`${STACK_OUTPUTS[api]}\`)` },
       [names.region]: { default: 'us-east-1', description: 'AWS region the stack is deployed to' },
@@ -75,8 +76,9 @@ const IDEMPOTENCY_KEY: Parameter = {
 
 function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: SchemaConverter, servers: Server[] | undefined): Operation {
   const { input, success } = docs;
+  const body = takesBody(docs) ? input.body : undefined;
   const parameters: Parameter[] = [
-    ...(input.path ? schemas.parameters(input.path, 'path') : []),
+    ...schemas.parameters(input.path, 'path'),
     ...schemas.parameters(input.query, 'query'),
     ...(docs.idempotent ? [IDEMPOTENCY_KEY] : []),
   ];
@@ -90,12 +92,12 @@ function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: Schem
     ...(servers ? { servers } : {}),
     security: SECURITY,
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(input.body
+    ...(body
       ? {
           requestBody: {
             description: `JSON, at most ${MAX_BODY_BYTES / 1024} KiB, with \`Content-Type: application/json\`.`,
             required: true,
-            content: { 'application/json': { schema: schemas.convert(input.body, 'input'), ...(docs.requestExamples ? { examples: docs.requestExamples } : {}) } },
+            content: { 'application/json': { schema: schemas.convert(body, 'input'), ...(docs.requestExamples ? { examples: docs.requestExamples } : {}) } },
           },
         }
       : {}),
@@ -108,7 +110,7 @@ function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: Schem
       ...errorResponses(errorCodesOf(docs), {
         errorSchema: schemas.convert(ErrorBody, 'output'),
         gatewayErrorSchema: schemas.convert(GatewayErrorBody, 'output'),
-        takesBody: input.body !== undefined,
+        takesBody: body !== undefined,
         operationHeaders,
         ...(docs.exampleMessages ? { exampleMessages: docs.exampleMessages } : {}),
       }),
