@@ -15,13 +15,13 @@ export const LAMBDA_BUNDLE_OPTIONS = {
   // CommonJS, not ESM: a bundled ES module imports Node built-ins (`node:crypto`, `node:fs`,
   // `node:https`, …) as ES modules, and Node builds each one's namespace by reading every export —
   // lazy getters included (`fs.ReadStream`, `crypto.webcrypto`, `http.WebSocket`, …), loading code
-  // nobody calls. `require()` reads only what is used: about 6 ms of every cold start (bench/, part 1).
+  // nobody calls. `require()` reads only what is used (`npm run bench`, part 1).
   format: 'cjs',
   // The Lambda runtime (nodejs24.x): no down-levelling of syntax Node 24 runs natively.
   target: 'node24',
   minify: true,
   // The map ships next to the bundle for lambda/shared/source-mapped-stack.ts, which reads it only
-  // when an error is logged; Node's --enable-source-maps would parse it at every cold start (~12 ms).
+  // when an error is logged; Node's --enable-source-maps would parse it at every cold start.
   // Mappings only, not the sources: smaller, nothing extra shipped.
   sourcemap: true,
   sourcesContent: false,
@@ -30,22 +30,15 @@ export const LAMBDA_BUNDLE_OPTIONS = {
   mainFields: ['module', 'main'],
   // Bundle the AWS SDK instead of using the runtime's copy: pinned versions, only the used commands.
   external: [],
-  // Cold-start trimming, measured by `npm run bench` (README "Performance"). Paths are relative to the
-  // project root, esbuild's working directory here and in the CDK's local bundling.
+  // Cold-start trimming (`npm run bench`, part 1). Paths are relative to the project root, esbuild's
+  // working directory here and in the CDK's local bundling. test/infra/bundles.test.ts fails when an
+  // SDK upgrade makes an alias stop matching, and on any esbuild warning.
   alias: {
     // Lambda passes the role's credentials as environment variables: the SDK's default chain always
-    // stops at its first link there, so only that link is bundled (same credentials, ~35 ms less).
+    // stops at its first link there, so only that link is bundled (same credentials, far less code).
     '@aws-sdk/credential-provider-node': './lambda/shared/env-credentials-provider.ts',
     // DynamoDB streams no events; the SDK's dynamic import of the codec kept it in every bundle.
     '@smithy/core/event-streams': './lambda/shared/bundle-shims/no-event-streams.ts',
-    // `import('node:http')` would build the module's ES namespace (undici and more, ~30 ms).
-    'node:http': './lambda/shared/bundle-shims/http.ts',
-    http: './lambda/shared/bundle-shims/http.ts',
-    // Built-ins the SDK loads with its modules but Lambda calls never use: loaded on first call instead.
-    'node:zlib': './lambda/shared/bundle-shims/zlib.ts',
-    zlib: './lambda/shared/bundle-shims/zlib.ts',
-    'node:fs/promises': './lambda/shared/bundle-shims/fs-promises.ts',
-    'fs/promises': './lambda/shared/bundle-shims/fs-promises.ts',
   },
 } satisfies BuildOptions;
 

@@ -1,7 +1,7 @@
 /**
  * Every operation's spec in one table, for the OpenAPI document (openapi/) and the tests. Each
  * spec lives in its own module (operation-specs/) and each handler imports only its own, so a
- * function's bundle builds only the schemas its operation validates (bench/, part 1); this table
+ * function's bundle builds only the schemas its operation validates (`npm run bench`, part 1); this table
  * imports them all and is never imported by Lambda code.
  */
 import type { OperationId } from '../../lib/routes';

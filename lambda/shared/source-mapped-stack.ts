@@ -2,7 +2,7 @@
  * Rewrites the bundle positions in a stack trace (`/var/task/index.js:1:23456`) into TypeScript source
  * positions (`lambda/shared/…ts:42:7`) from the source map shipped next to the bundle (lib/bundling.ts).
  * Used only when an error is logged, so no cold start pays for the map: Node's --enable-source-maps
- * would read and parse every bundle's map at module load (~12 ms, bench/ part 1). Node's own
+ * would read and parse every bundle's map at module load (`npm run bench`, part 1). Node's own
  * SourceMap class decodes; this module only finds the frames and their maps.
  */
 import { readFileSync } from 'node:fs';

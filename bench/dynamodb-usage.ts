@@ -1,0 +1,189 @@
+/**
+ * Part 3: what each operation costs a deployed stage in DynamoDB — the calls it makes and the
+ * capacity DynamoDB reports for them (`ReturnConsumedCapacity: TOTAL`, added to every call by a
+ * middleware on the handlers' shared client) — for each way a request can go: a create, a create
+ * with `Idempotency-Key`, its replay, a get, a filtered and an unfiltered page, a message, and the
+ * authorizer's key lookup. On-demand tables bill exactly these units, so the budgets are the bill.
+ * A conditional write whose condition fails is billed as a write but reported without capacity: it
+ * is counted apart and charged at its item's size in the "billed" column.
+ */
+import { dynamoDbClient } from '../lambda/shared/dynamodb-client';
+import type { GatewayFunctions, LambdaFunction } from '../local/functions';
+import { issueApiKey } from '../lambda/shared/api-keys';
+import { DynamoApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
+import { BENCH_ACCOUNT_ID, type BenchStore } from './bench-store';
+import { authorizerEventFor, httpEvent, lambdaContext } from './events';
+import type { BudgetCheck, Table } from './report';
+
+interface Usage {
+  calls: number;
+  /** Capacity units DynamoDB reported (reads and writes together, as billed on demand). */
+  reported: number;
+  /** Conditional writes refused by their condition: billed, not reported. */
+  refusedWrites: number;
+  refusedWriteUnits: number;
+}
+
+const fresh = (): Usage => ({ calls: 0, reported: 0, refusedWrites: 0, refusedWriteUnits: 0 });
+
+interface ConsumedCapacity {
+  readonly CapacityUnits?: number;
+}
+
+/** A write unit per started KiB of the item written (DynamoDB's billing for PutItem). */
+const writeUnits = (item: unknown): number => Math.max(1, Math.ceil(Buffer.byteLength(JSON.stringify(item ?? {})) / 1024));
+
+/** Counts every DynamoDB call the handlers make through the shared client, and their capacity. */
+function installUsageMeter(): { current: () => Usage; reset: () => void } {
+  let usage = fresh();
+  dynamoDbClient().middlewareStack.add(
+    (next) => async (args) => {
+      const input = args.input as Record<string, unknown>;
+      input.ReturnConsumedCapacity = 'TOTAL';
+      usage.calls++;
+      try {
+        const result = await next(args);
+        const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity;
+        for (const entry of [consumed ?? []].flat()) usage.reported += entry.CapacityUnits ?? 0;
+        return result;
+      } catch (error) {
+        if ((error as { name?: unknown }).name === 'ConditionalCheckFailedException') {
+          usage.refusedWrites++;
+          usage.refusedWriteUnits += writeUnits(input.Item);
+        }
+        throw error;
+      }
+    },
+    { step: 'initialize', name: 'benchUsageMeter' },
+  );
+  return { current: () => usage, reset: () => void (usage = fresh()) };
+}
+
+interface Case {
+  readonly label: string;
+  readonly fn: LambdaFunction;
+  readonly event: () => unknown;
+  readonly expectStatus?: number;
+  /** The budget per request: at most this many calls and billed capacity units. */
+  readonly budget: { readonly calls: number; readonly units: number };
+  /** Runs once before the measured requests (e.g. the first request a replay repeats). */
+  readonly before?: () => Promise<void>;
+}
+
+export interface UsageResult {
+  readonly table: Table;
+  readonly checks: BudgetCheck[];
+}
+
+export async function runDynamoDbUsage(functions: GatewayFunctions, bench: BenchStore, requests: number, petId: number): Promise<UsageResult> {
+  const meter = installUsageMeter();
+  const op = (name: 'listPets' | 'createPet' | 'getPet' | 'submitMessage'): LambdaFunction => functions.operations.get(name) as LambdaFunction;
+  let sequence = 0;
+  const petBody = () => JSON.stringify({ name: `usage ${sequence++}`, categoryId: 3, status: 'sold' });
+  const replayBody = petBody();
+  const replayKey = `usage-replay-${Date.now()}`;
+  const createWithKey = (key: string, body: string) =>
+    httpEvent({ method: 'POST', routePath: '/v1/pets', rawPath: '/v1/pets', body, extraHeaders: { 'idempotency-key': key } });
+  const cases: Case[] = [
+    {
+      label: 'createPet',
+      fn: op('createPet'),
+      event: () => httpEvent({ method: 'POST', routePath: '/v1/pets', rawPath: '/v1/pets', body: petBody() }),
+      expectStatus: 201,
+      // One put: a unit for the table and one for the status index, which holds every pet too.
+      budget: { calls: 1, units: 2 },
+    },
+    {
+      label: 'createPet with Idempotency-Key',
+      fn: op('createPet'),
+      event: () => createWithKey(`usage-${Date.now()}-${sequence++}`, petBody()),
+      expectStatus: 201,
+      // The key's record (holding the pet), then the pet as above.
+      budget: { calls: 2, units: 3 },
+    },
+    {
+      label: 'createPet replayed (same Idempotency-Key)',
+      fn: op('createPet'),
+      event: () => createWithKey(replayKey, replayBody),
+      expectStatus: 201,
+      before: async () => void (await op('createPet')(createWithKey(replayKey, replayBody), lambdaContext('createPet'))),
+      // Two refused conditional writes and two consistent reads: the record, then the item.
+      budget: { calls: 4, units: 4 },
+    },
+    {
+      label: 'getPet',
+      fn: op('getPet'),
+      event: () => httpEvent({ method: 'GET', routePath: '/v1/pets/{petId}', rawPath: `/v1/pets/${petId}`, pathParameters: { petId: String(petId) } }),
+      expectStatus: 200,
+      budget: { calls: 1, units: 0.5 },
+    },
+    {
+      label: 'listPets ?status=sold&limit=20',
+      fn: op('listPets'),
+      event: () => httpEvent({ method: 'GET', routePath: '/v1/pets', rawPath: '/v1/pets', query: { status: 'sold', limit: '20' } }),
+      expectStatus: 200,
+      budget: { calls: 1, units: 1 },
+    },
+    {
+      label: 'listPets ?limit=20 (unfiltered)',
+      fn: op('listPets'),
+      event: () => httpEvent({ method: 'GET', routePath: '/v1/pets', rawPath: '/v1/pets', query: { limit: '20' } }),
+      expectStatus: 200,
+      budget: { calls: 1, units: 1 },
+    },
+    {
+      label: 'submitMessage',
+      fn: op('submitMessage'),
+      event: () => httpEvent({ method: 'POST', routePath: '/messages', rawPath: '/messages', body: JSON.stringify({ message: `usage ${sequence++}` }) }),
+      expectStatus: 202,
+      budget: { calls: 1, units: 1 },
+    },
+    {
+      // The first call of a key (and the first after the cache window): one consistent read of its record.
+      label: 'authorizer, key not cached',
+      fn: functions.authorizer,
+      before: async () => void unseenKeys.push(...(await issueKeys(requests))),
+      event: () => authorizerEventFor(httpEvent({ method: 'GET', routePath: '/v1/pets', rawPath: '/v1/pets' }, `Bearer ${unseenKeys.pop() ?? ''}`)),
+      budget: { calls: 1, units: 1 },
+    },
+  ];
+
+  const rows: string[][] = [];
+  const checks: BudgetCheck[] = [];
+  const unseenKeys: string[] = [];
+  const keys = new DynamoApiKeyRepository(bench.db, bench.store.tableNames.apiKeys);
+  async function issueKeys(count: number): Promise<string[]> {
+    const issued = Array.from({ length: count }, () => issueApiKey({ accountId: BENCH_ACCOUNT_ID }));
+    await Promise.all(issued.map((key) => keys.create(key.record)));
+    return issued.map((key) => key.key);
+  }
+  for (const item of cases) {
+    await item.before?.();
+    meter.reset();
+    for (let index = 0; index < requests; index++) {
+      const result = (await item.fn(item.event(), lambdaContext(item.label.split(' ')[0] as string))) as { statusCode?: number };
+      if (item.expectStatus !== undefined && result.statusCode !== item.expectStatus) {
+        throw new Error(`${item.label} answered ${result.statusCode}, expected ${item.expectStatus}: ${JSON.stringify(result)}`);
+      }
+    }
+    const usage = meter.current();
+    const per = (value: number): number => value / requests;
+    const billed = per(usage.reported + usage.refusedWriteUnits);
+    rows.push([item.label, per(usage.calls).toFixed(2), per(usage.reported).toFixed(2), per(usage.refusedWrites).toFixed(2), billed.toFixed(2)]);
+    checks.push({
+      name: `DynamoDB per request ${item.label}`,
+      limit: `≤ ${item.budget.calls} calls, ≤ ${item.budget.units} units`,
+      measured: `${per(usage.calls).toFixed(2)} calls, ${billed.toFixed(2)} units`,
+      passed: per(usage.calls) <= item.budget.calls && billed <= item.budget.units,
+    });
+  }
+  return {
+    table: {
+      title: 'DynamoDB calls and capacity per request (what a deployed stage is billed)',
+      note: `${requests} requests each through the handler (in process). Units: read and write capacity units as DynamoDB reports them with ReturnConsumedCapacity; "refused writes" are conditional writes whose condition failed, billed at their item's size but reported without capacity.`,
+      columns: ['request', 'calls', 'reported units', 'refused writes', 'billed units'],
+      rows,
+    },
+    checks,
+  };
+}
