@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import type { OperationId } from '../lib/routes';
 import { OPERATIONS as SPECS, type InputSchemas } from '../lambda/shared/operations';
-import { NoBody } from '../lambda/shared/schemas/common';
+import { NoBody } from '../lambda/shared/schemas/no-input';
 import { Message } from '../lambda/shared/schemas/message-response';
 import { LIST_LIMIT_MAX } from '../lambda/shared/schemas/list-pets-query';
 import { Pet } from '../lambda/shared/schemas/pet-response';

@@ -12,7 +12,7 @@ import { limitBodySize } from './middleware/limit-body-size';
 import { mapErrors } from './middleware/map-errors';
 import { callerOf, requireCaller } from './middleware/require-caller';
 import type { InputSchemas, OperationSpec } from './operation-spec';
-import { NoBody } from './schemas/common';
+import { NoBody } from './schemas/no-input';
 import { validInput, type ValidInput } from './validate-input';
 
 export type { InputSchemas, OperationSpec } from './operation-spec';

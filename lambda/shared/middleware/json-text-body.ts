@@ -16,7 +16,7 @@ export function isJsonMediaType(header: string | undefined): boolean {
   return type === 'application/json' && (charset === undefined || charset.toLowerCase() === 'utf-8');
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+let utf8: InstanceType<typeof TextDecoder> | undefined;
 
 /**
  * Runs before Middy's JSON body parser (whose own check accepts every `+json` type): refuses any
@@ -31,6 +31,7 @@ export const jsonTextBody = (): MiddlewareObj<APIGatewayProxyEventV2> => ({
     }
     if (event.isBase64Encoded && event.body !== undefined) {
       try {
+        utf8 ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
         event.body = utf8.decode(Buffer.from(event.body, 'base64'));
       } catch {
         throw new ApiError(400, 'invalid_json', 'request body is not valid UTF-8');

@@ -1,5 +1,6 @@
 import type { OperationSpec } from '../operation-spec';
-import { NoBody, NoQueryParameters } from '../schemas/common';
+import { NoQueryParameters } from '../schemas/common';
+import { NoBody } from '../schemas/no-input';
 import { GetPetPath } from '../schemas/get-pet-path';
 
 /**

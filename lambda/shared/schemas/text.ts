@@ -33,7 +33,10 @@ export function cleanText({ maxLength, multiline }: TextRules) {
   );
 }
 
+/** `10000` → `10,000`. Not toLocaleString: loading ICU's locale data would cost every cold start (`npm run bench`). */
+const withThousands = (value: number): string => String(value).replace(/\B(?=(\d{3})+$)/g, ',');
+
 /** How the rules read in the API's documentation. */
 export const describeText = ({ maxLength, multiline }: TextRules): string =>
-  `1 to ${maxLength.toLocaleString('en-US')} characters (Unicode code points), not blank, well-formed Unicode, ` +
+  `1 to ${withThousands(maxLength)} characters (Unicode code points), not blank, well-formed Unicode, ` +
   (multiline ? 'no control characters except tab and line breaks' : 'no control characters');
