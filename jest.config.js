@@ -1,5 +1,9 @@
+import { availableParallelism } from 'node:os';
+
 /** Jest runs TypeScript through SWC (no type-checking here: `npm run typecheck` does that). */
 export default {
+  // Jest's default (cores − 1) is a single worker on a 2-core machine; most test time waits on I/O.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],

@@ -1,5 +1,5 @@
 /**
- * The DynamoDB the warm, load and scaling parts share: the local engine `npm start` uses (DynamoDB
+ * The DynamoDB the warm, usage and scaling parts share: the local engine `npm start` uses (DynamoDB
  * Local, or dynalite without Java), in memory, with the tables of lib/tables.ts, an API key, and the
  * process environment the handlers read when their modules load.
  */

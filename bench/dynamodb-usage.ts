@@ -106,7 +106,9 @@ export async function runDynamoDbUsage(functions: GatewayFunctions, bench: Bench
       fn: op('createPet'),
       event: () => createWithKey(replayKey, replayBody),
       expectStatus: 201,
-      before: async () => void (await op('createPet')(createWithKey(replayKey, replayBody), lambdaContext('createPet'))),
+      before: async () => {
+        await op('createPet')(createWithKey(replayKey, replayBody), lambdaContext('createPet'));
+      },
       // Two refused conditional writes and two consistent reads: the record, then the item.
       budget: { calls: 4, units: 4 },
     },
@@ -142,7 +144,9 @@ export async function runDynamoDbUsage(functions: GatewayFunctions, bench: Bench
       // The first call of a key (and the first after the cache window): one consistent read of its record.
       label: 'authorizer, key not cached',
       fn: functions.authorizer,
-      before: async () => void unseenKeys.push(...(await issueKeys(requests))),
+      before: async () => {
+        unseenKeys.push(...(await issueKeys(requests)));
+      },
       event: () => authorizerEventFor(httpEvent({ method: 'GET', routePath: '/v1/pets', rawPath: '/v1/pets' }, `Bearer ${unseenKeys.pop() ?? ''}`)),
       budget: { calls: 1, units: 1 },
     },

@@ -61,7 +61,7 @@ export function httpEvent(shape: RequestShape, authorization = 'Bearer pst_bench
     ...(shape.body ? { body: shape.body } : {}),
     isBase64Encoded: false,
   };
-  return event as APIGatewayProxyEventV2;
+  return event;
 }
 
 // The authorizer event and the Lambda context are the local gateway's own (local/gateway.ts), so the

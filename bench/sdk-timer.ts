@@ -31,10 +31,10 @@ export function installSdkTimer(): SdkTimer {
         if (depth === 0) total += performance.now() - started;
       }
     };
-    client.send = timed as Sendable['send'];
+    client.send = timed;
   };
-  wrap(documentClient() as unknown as Sendable);
-  wrap(dynamoDbClient() as unknown as Sendable);
+  wrap(documentClient());
+  wrap(dynamoDbClient());
   return {
     elapsed: () => total,
     reset: () => {

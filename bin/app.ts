@@ -20,7 +20,10 @@ const config = stageConfig(stage, {
 new PetStoreStack(app, stackNameOf(stage), {
   config,
   projectRoot: fileURLToPath(new URL('..', import.meta.url)),
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  env: {
+    ...(process.env.CDK_DEFAULT_ACCOUNT ? { account: process.env.CDK_DEFAULT_ACCOUNT } : {}),
+    ...(process.env.CDK_DEFAULT_REGION ? { region: process.env.CDK_DEFAULT_REGION } : {}),
+  },
   description: `Pet store service (${stage})`,
 });
 

@@ -1,5 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -14,7 +14,7 @@ import { tableEnvironment, type TableKey } from './tables';
 
 /** lib/bundling.ts in NodejsFunction's vocabulary; `esbuildArgs` carries what it has no prop for. */
 export const NODEJS_BUNDLING: BundlingOptions = {
-  format: LAMBDA_BUNDLE_OPTIONS.format === 'cjs' ? OutputFormat.CJS : OutputFormat.ESM,
+  format: { cjs: OutputFormat.CJS, esm: OutputFormat.ESM }[LAMBDA_BUNDLE_OPTIONS.format],
   target: LAMBDA_BUNDLE_OPTIONS.target,
   minify: LAMBDA_BUNDLE_OPTIONS.minify,
   sourceMap: LAMBDA_BUNDLE_OPTIONS.sourcemap,
@@ -36,7 +36,9 @@ export interface PetStoreFunctionDefaults {
   /** Directory holding package-lock.json; entries are relative to it. */
   readonly projectRoot: string;
   readonly config: StageConfig;
-  readonly tables: Readonly<Record<TableKey, ITable>>;
+  // Table, not ITable: aws-cdk-lib's Table declares `tableStreamArn: string | undefined` where ITable has
+  // an optional property, which exactOptionalPropertyTypes tells apart.
+  readonly tables: Readonly<Record<TableKey, Table>>;
 }
 
 export interface PetStoreFunctionProps extends PetStoreFunctionDefaults {
@@ -47,7 +49,7 @@ export interface PetStoreFunctionProps extends PetStoreFunctionDefaults {
   readonly description: string;
 }
 
-const resourceArn = (table: ITable, access: TableAccess): string =>
+const resourceArn = (table: Table, access: TableAccess): string =>
   access.index ? `${table.tableArn}/index/${access.index}` : table.tableArn;
 
 /**

@@ -34,24 +34,23 @@ export const ACCESS_LOG_FIELDS = {
   anonymousReason: '$context.authorizer.reason',
 } as const;
 
-/** Headers a browser may send and read; everything the spec and DESIGN.md put on responses. */
+/** Headers a browser may send and read; everything the API puts on its answers. */
 const CORS_ALLOW_HEADERS = ['authorization', 'content-type'];
 const CORS_EXPOSE_HEADERS = ['link', 'location', 'deprecation', 'sunset', 'retry-after', 'www-authenticate'];
 
-const corsPreflight = (origins: readonly string[] | undefined): CorsPreflightOptions | undefined =>
-  origins && {
+const corsPreflight = (origins: readonly string[]): CorsPreflightOptions => ({
     allowOrigins: [...origins],
     allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.OPTIONS],
     allowHeaders: CORS_ALLOW_HEADERS,
     exposeHeaders: CORS_EXPOSE_HEADERS,
     maxAge: Duration.hours(1),
-  };
+  });
 
 export interface PetStoreHttpApiProps {
   readonly apiName: string;
   readonly description: string;
   readonly config: StageConfig;
-  /** Resolves the caller of every request (DESIGN.md §3). */
+  /** Resolves the caller of every request; never denies (see below). */
   readonly authorizer: IFunction;
   /** Serves `$default`: whatever no route matches. */
   readonly notFound: IFunction;
@@ -70,7 +69,7 @@ export class PetStoreHttpApi extends Construct {
     super(scope, id);
     const { config } = props;
 
-    // DESIGN.md §3: API Gateway must never answer 401/403 itself (it cannot shape the spec's error
+    // API Gateway must never answer 401/403 itself (it cannot shape the spec's error
     // body), so no identity source (a request without `Authorization` still reaches the authorizer),
     // no caching (without an identity source there is no cache key; the authorizer caches lookups
     // itself), and simple responses where the authorizer always says yes and tells who is calling.
@@ -85,7 +84,7 @@ export class PetStoreHttpApi extends Construct {
       description: props.description,
       defaultAuthorizer: authorizer,
       defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', props.notFound),
-      corsPreflight: corsPreflight(config.corsOrigins),
+      ...(config.corsOrigins ? { corsPreflight: corsPreflight(config.corsOrigins) } : {}),
       // Created below with throttling and access logs; the implicit one has neither.
       createDefaultStage: false,
     });

@@ -27,7 +27,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { operationId: 'submitMessage', api: 'messages', method: 'POST', path: '/messages', entry: 'lambda/handlers/submit-message.ts' },
 ];
 
-/** Runs before every route of both APIs (DESIGN.md §3). */
+/** Runs before every route of both APIs and resolves the caller (README, Design in brief). */
 export const AUTHORIZER_ENTRY = 'lambda/handlers/authorizer.ts';
 /** Serves the `$default` route: any unknown method/path answers the spec-shaped 404. */
 export const NOT_FOUND_ENTRY = 'lambda/handlers/not-found.ts';

@@ -61,7 +61,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     alarms: { serverErrorRatePercent: 10, authorizerErrors: 5, tableThrottles: 10, ...ONE_FIVE_MINUTE_WINDOW },
   },
   // Rehearses prod: tables are RETAINed so a mistaken `cdk destroy` loses no issued keys or data, but
-  // without deletion protection so an operator can still delete them on purpose (README, Deploy → Tear down).
+  // without deletion protection so an operator can still delete them on purpose (docs/deploy.md, Tear down).
   staging: {
     removalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: false,
@@ -86,13 +86,18 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
 /** Accepts the CLI form (`a,b`) and the cdk.json form (`["a","b"]`). */
 function parseOrigins(value: unknown): string[] | undefined {
   if (value === undefined || value === '') return undefined;
-  const origins = (Array.isArray(value) ? value : String(value).split(',')).map((origin) => String(origin).trim()).filter(Boolean);
+  const listed: unknown[] = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
+  const origins = listed.map((origin) => {
+    if (typeof origin !== 'string') throw new Error(`corsOrigins: ${JSON.stringify(origin)} is not an origin`);
+    return origin.trim();
+  });
   for (const origin of origins) {
     if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
       throw new Error(`corsOrigins: ${JSON.stringify(origin)} is not an origin (scheme://host[:port], no path)`);
     }
   }
-  return origins.length > 0 ? origins : undefined;
+  const given = origins.filter(Boolean);
+  return given.length > 0 ? given : undefined;
 }
 
 function parseEmail(value: unknown): string | undefined {

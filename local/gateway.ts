@@ -175,10 +175,10 @@ export function authorizerEvent(event: APIGatewayProxyEventV2): APIGatewayReques
     rawPath: event.rawPath,
     rawQueryString: event.rawQueryString,
     cookies: event.cookies ?? [],
-    headers: event.headers as Record<string, string>,
-    ...(event.queryStringParameters ? { queryStringParameters: event.queryStringParameters as Record<string, string> } : {}),
+    headers: event.headers,
+    ...(event.queryStringParameters ? { queryStringParameters: event.queryStringParameters } : {}),
     requestContext: event.requestContext,
-    ...(event.pathParameters ? { pathParameters: event.pathParameters as Record<string, string> } : {}),
+    ...(event.pathParameters ? { pathParameters: event.pathParameters } : {}),
   };
 }
 
@@ -199,9 +199,12 @@ export function lambdaContext(functionName: string): Context {
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    // The Context type still requires the callback-style members, deprecated since Node.js 8 runtimes.
+    /* eslint-disable @typescript-eslint/no-deprecated */
     done: callbackStyleCompletion,
     fail: callbackStyleCompletion,
     succeed: callbackStyleCompletion,
+    /* eslint-enable @typescript-eslint/no-deprecated */
   };
 }
 

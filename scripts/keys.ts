@@ -43,7 +43,10 @@ async function deployedTarget(stage: StageName): Promise<Target> {
   // Same region as the stack lookup (profile or AWS_REGION), so the table is found where the stack is.
   const db = createDocumentClient(undefined, await cloudFormation.config.region());
   cloudFormation.destroy();
-  return { keys: new DynamoApiKeyRepository(db, tableName), where: `${stackName} (${tableName})`, close: async () => db.destroy() };
+  return { keys: new DynamoApiKeyRepository(db, tableName), where: `${stackName} (${tableName})`, close: () => {
+      db.destroy();
+      return Promise.resolve();
+    } };
 }
 
 async function localTarget(dataDir: string): Promise<Target> {

@@ -18,8 +18,14 @@ const NODE_PACKAGE = 'node@24';
 const TOOLS_DIR = join(ROOT, '.tools', 'node24');
 const NODE_24 = join(TOOLS_DIR, 'node_modules', '.bin', 'node');
 
+/** @param {string} text */
 const say = (text) => process.stderr.write(`[launch] ${text}\n`);
 
+/**
+ * @param {string} command
+ * @param {readonly string[]} args
+ * @param {import('node:child_process').SpawnSyncOptions} [options]
+ */
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { stdio: 'inherit', cwd: ROOT, ...options });
   if (result.error) throw result.error;
@@ -47,6 +53,10 @@ function ensureDependencies() {
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 
+/**
+ * @param {string} tool
+ * @param {readonly string[]} args
+ */
 function exec(tool, args) {
   const bin = join(ROOT, 'node_modules', '.bin', tool);
   const child = spawn(existsSync(bin) ? bin : tool, args, { stdio: 'inherit', cwd: process.cwd() });

@@ -15,7 +15,7 @@ const lookups = new TtlCache<AuthorizerContext>(AUTH_CACHE_TTL_MS, AUTH_CACHE_MA
 type Result = APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>;
 
 /**
- * Resolves the caller and always allows the request through (DESIGN.md §3): an HTTP API cannot shape
+ * Resolves the caller and always allows the request through (README, Design in brief): an HTTP API cannot shape
  * its own 401/403 bodies, so the route's handler answers anonymous callers with the spec's 401.
  */
 const resolved = (context: AuthorizerContext): Result => ({ isAuthorized: true, context });

@@ -1,7 +1,7 @@
 /**
  * The contract between the authorizer and every handler: the authorizer's `context`, which API
  * Gateway hands to the route's function as `requestContext.authorizer.lambda`. The authorizer never
- * denies (DESIGN.md §3); it says who the caller is, or why the caller is anonymous.
+ * denies (README, Design in brief); it says who the caller is, or why the caller is anonymous.
  */
 export type AnonymousReason = 'missing' | 'malformed' | 'unknown_key' | 'revoked' | 'unavailable';
 

@@ -20,10 +20,10 @@ const positiveNumberFromEnv = (name: string, fallback: number): number => {
 /**
  * Settings the SDK would otherwise look up on the first request in ~/.aws/config and
  * ~/.aws/credentials, fixed to what that lookup finds in Lambda — no such files, and the stack sets
- * none of the AWS_* variables that would change them — so the first request skips the lookup and the
- * bundle does not load `fs/promises` for it (lib/bundling.ts). `userAgentAppId` would be empty; it
- * names the service in DynamoDB's request logs instead. Only in Lambda: the keys CLI and the local
- * server keep the SDK's full lookup (profiles, a developer's own settings).
+ * none of the AWS_* variables that would change them — so the first request skips the lookup and
+ * reads no file for it. `userAgentAppId` would be empty; it names the service in DynamoDB's request
+ * logs instead. Only in Lambda: the keys CLI and the local server keep the SDK's full lookup
+ * (profiles, a developer's own settings).
  */
 const LAMBDA_SETTINGS = {
   useDualstackEndpoint: false,
@@ -44,10 +44,11 @@ export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT, r
   // Agent *options*, not agents: the handler builds its keep-alive agent from them for the protocol
   // in use only (HTTPS in AWS; plain HTTP only for local endpoints).
   const agentOptions = { keepAlive: true, maxSockets: 50 };
+  const chosenRegion = region ?? process.env.AWS_REGION;
   return new DynamoDBClient({
     ...(inLambda() ? LAMBDA_SETTINGS : {}),
     // Lambda always sets AWS_REGION; elsewhere (the keys CLI) the SDK's own chain finds the profile's.
-    ...(region ?? process.env.AWS_REGION ? { region: region ?? process.env.AWS_REGION } : {}),
+    ...(chosenRegion ? { region: chosenRegion } : {}),
     // Only set locally (DynamoDB Local / dynalite); in AWS the regional endpoint is used.
     ...(endpoint ? { endpoint } : {}),
     maxAttempts: DYNAMODB_MAX_ATTEMPTS,

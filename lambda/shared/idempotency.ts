@@ -20,7 +20,7 @@ const sha256 = (text: string): string => process.getBuiltinModule('node:crypto')
 export function claimFor(operationId: OperationSpec['operationId'], accountId: string, idempotencyKey: string, body: unknown): IdempotencyClaim {
   return {
     recordKey: `${operationId}#${sha256(JSON.stringify([accountId, idempotencyKey]))}`,
-    payloadHash: sha256(JSON.stringify(body) ?? ''),
+    payloadHash: sha256(JSON.stringify(body ?? null)),
     windowSeconds: IDEMPOTENCY_WINDOW_SECONDS,
   };
 }

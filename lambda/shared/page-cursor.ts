@@ -38,6 +38,7 @@ export function decodeCursor(text: string, status: PetStatus | undefined): PageC
   const parsed = z.safeParse(CursorPayload, json);
   if (!parsed.success || parsed.data.s !== status) throw invalidCursor();
   // Re-encoding must give the same text, so padding tricks and trailing bits are refused too.
-  if (encodeCursor({ lastId: parsed.data.id, status: parsed.data.s }) !== text) throw invalidCursor();
-  return { lastId: parsed.data.id, ...(parsed.data.s ? { status: parsed.data.s } : {}) };
+  const cursor: PageCursor = { lastId: parsed.data.id, ...(parsed.data.s ? { status: parsed.data.s } : {}) };
+  if (encodeCursor(cursor) !== text) throw invalidCursor();
+  return cursor;
 }

@@ -4,14 +4,10 @@
  * requests use fetch directly rather than the contract-checked `call`.
  */
 import type { OpenApiDocument } from '../../openapi/types';
-import { startTestApi, expectError, type TestApi } from '../support/test-api';
+import { useTestApi, expectError } from '../support/test-api';
 import { openApiDocument as committed } from './openapi-contract';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 /** The document without its server lists, which the local server adapts to itself. */
 function withoutServers(document: OpenApiDocument): unknown {

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { OPENAPI_FILE } from '../../openapi/render';
-import { startTestApi, type TestApi } from '../support/test-api';
+import { useTestApi } from '../support/test-api';
 
 const CLIENT_DIR = resolve(__dirname, 'generated-client');
 
@@ -19,7 +19,7 @@ interface Pet {
   readonly status: string;
 }
 interface ClientProgram {
-  runClient(petsBaseUrl: string, messagesBaseUrl: string, apiKey: string, name: string): Promise<{
+  readonly runClient: (petsBaseUrl: string, messagesBaseUrl: string, apiKey: string, name: string) => Promise<{
     created: Pet;
     listed: Pet[];
     pages: number;
@@ -30,14 +30,12 @@ interface ClientProgram {
 const loadProgram = async (): Promise<ClientProgram> => (await import(join(CLIENT_DIR, 'program.ts'))) as ClientProgram;
 const PROJECT_ROOT = resolve(__dirname, '../..');
 
-let api: TestApi;
-beforeAll(async () => {
+const api = useTestApi();
+beforeAll(() => {
   // The generator's own command line, as a user runs it.
   const cli = join(PROJECT_ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
   execFileSync(process.execPath, [cli, OPENAPI_FILE, '--output', join(CLIENT_DIR, 'generated', 'schema.ts')], { cwd: PROJECT_ROOT, stdio: 'pipe' });
-  api = await startTestApi();
 }, 60_000);
-afterAll(async () => api?.close());
 
 /** Compiles one file of the client directory with the strictest options a TypeScript user would turn on. */
 function compile(file: string): string[] {

@@ -169,7 +169,7 @@ function examplesOf(value: unknown, schema: JsonSchema | undefined, where: strin
   const ownSchema = (node.schema as JsonSchema | undefined) ?? schema;
   // A schema's own `examples` illustrate that schema; a media type's or parameter's illustrate its `schema`.
   const isSchema = 'type' in node || '$ref' in node || 'enum' in node || 'const' in node;
-  if (Array.isArray(node.examples) && isSchema) node.examples.forEach((example, index) => found.push([`${where}/examples/${index}`, node as JsonSchema, example]));
+  if (Array.isArray(node.examples) && isSchema) node.examples.forEach((example, index) => found.push([`${where}/examples/${index}`, node, example]));
   if (node.examples && !Array.isArray(node.examples) && ownSchema) {
     for (const [name, example] of Object.entries(node.examples as Record<string, { value: unknown }>)) found.push([`${where}/examples/${name}`, ownSchema, example.value]);
   }

@@ -1,12 +1,8 @@
 import { issueApiKey } from '../../lambda/shared/api-keys';
 import { ROUTES } from '../../lib/routes';
-import { startTestApi, expectError, type TestApi } from '../support/test-api';
+import { useTestApi, expectError } from '../support/test-api';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 /** One concrete request per route of the route table, plus an unknown route (the `$default` route). */
 const requests = [

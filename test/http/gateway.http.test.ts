@@ -14,18 +14,16 @@ const seen: { authorizer: APIGatewayRequestAuthorizerEventV2[]; handler: Event[]
 let authorizerAnswer: unknown = { isAuthorized: true, context: { authenticated: true, accountId: 'a1', keyId: 'k1' } };
 let handlerAnswer: unknown = { statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{}' };
 
-const recordingHandler: LambdaFunction = async (event) => {
+const recordingHandler: LambdaFunction = (event) => {
   seen.handler.push(event as Event);
-  if (handlerAnswer instanceof Error) throw handlerAnswer;
-  return handlerAnswer;
+  return handlerAnswer instanceof Error ? Promise.reject(handlerAnswer) : Promise.resolve(handlerAnswer);
 };
 
 beforeAll(async () => {
   const functions: GatewayFunctions = {
-    authorizer: async (event) => {
+    authorizer: (event) => {
       seen.authorizer.push(event as APIGatewayRequestAuthorizerEventV2);
-      if (authorizerAnswer instanceof Error) throw authorizerAnswer;
-      return authorizerAnswer;
+      return authorizerAnswer instanceof Error ? Promise.reject(authorizerAnswer) : Promise.resolve(authorizerAnswer);
     },
     notFound: recordingHandler,
     operations: new Map([

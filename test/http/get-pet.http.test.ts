@@ -1,12 +1,10 @@
-import { startTestApi, expectError, type TestApi } from '../support/test-api';
+import { useTestApi, expectError } from '../support/test-api';
 
-let api: TestApi;
+const api = useTestApi();
 let pet: { id: number; name: string; categoryId: number; status: string };
 beforeAll(async () => {
-  api = await startTestApi();
   pet = (await api.call('POST', '/v1/pets', { json: { name: 'Fido', categoryId: 2, status: 'sold' } })).json as typeof pet;
 });
-afterAll(async () => api.close());
 
 const DEPRECATION = '@1767225600';
 const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';

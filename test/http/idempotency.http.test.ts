@@ -1,12 +1,8 @@
 import { assertHonoursContract } from '../contract/openapi-contract';
 import { rawRequest } from '../support/raw-http';
-import { startTestApi, expectError, expectRefusedUnchanged, type TestApi } from '../support/test-api';
+import { useTestApi, expectError, expectRefusedUnchanged } from '../support/test-api';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 let counter = 0;
 const freshKey = (): string => `test-key-${Date.now()}-${counter++}`;

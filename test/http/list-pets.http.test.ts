@@ -1,5 +1,5 @@
 import type { PetStatus } from '../../lambda/shared/schemas/pet-status';
-import { startTestApi, expectError, type ApiAnswer, type TestApi } from '../support/test-api';
+import { useTestApi, expectError, type ApiAnswer } from '../support/test-api';
 
 interface Pet {
   id: number;
@@ -8,12 +8,11 @@ interface Pet {
   status: PetStatus;
 }
 
-let api: TestApi;
+const api = useTestApi();
 const created: Pet[] = [];
 const STATUS_OF = (index: number): PetStatus => (['available', 'sold', 'pending', 'sold'] as const)[index % 4] as PetStatus;
 
 beforeAll(async () => {
-  api = await startTestApi();
   // 45 pets: 11 available, 23 sold (indexes 1, 3, 5 … mod 4 in {1,3}), 11 pending.
   for (let index = 0; index < 45; index++) {
     const answer = await api.call('POST', '/v1/pets', { json: { name: `pet-${index}`, categoryId: 1 + (index % 3), status: STATUS_OF(index) } });
@@ -21,7 +20,6 @@ beforeAll(async () => {
     created.push(answer.json as Pet);
   }
 });
-afterAll(async () => api.close());
 
 const nextLink = (answer: ApiAnswer): string | undefined => {
   const header = answer.headers.get('link');

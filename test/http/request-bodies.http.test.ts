@@ -3,13 +3,9 @@
  * `application/json` (any parameters, case and spacing RFC 9110 allows; charset, if any, UTF-8), and
  * bytes that are valid UTF-8. Anything else is refused with 400 and stores nothing.
  */
-import { expectRefusedUnchanged, startTestApi, type TestApi } from '../support/test-api';
+import { expectRefusedUnchanged, useTestApi } from '../support/test-api';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 const OPERATIONS = [
   { label: 'POST /v1/pets', path: '/v1/pets', table: 'pets', created: 201, body: (text: string) => `{"name":"${text}","categoryId":1}` },

@@ -1,10 +1,6 @@
-import { startTestApi, expectError, expectRefusedUnchanged, type TestApi } from '../support/test-api';
+import { useTestApi, expectError, expectRefusedUnchanged } from '../support/test-api';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 interface Message {
   id: string;

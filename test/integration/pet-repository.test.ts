@@ -68,9 +68,9 @@ describe('two different creates that draw the same key in the same millisecond s
     const pets = new DynamoPetRepository(db, table, { nextId: () => draws.shift() as number, now: clock });
     const body = { name: 'Twin', categoryId: 4 };
     const [{ value: one }, { value: two }] = await Promise.all([pets.create(body), pets.create(body)]);
-    expect(one?.id).not.toBe(two?.id);
-    expect([one?.id, two?.id].sort()).toEqual([2_000, 2_001]);
-    for (const pet of [one, two]) expect(await pets.get(pet?.id as number)).toEqual({ id: pet?.id, name: 'Twin', categoryId: 4, status: 'available' });
+    expect(one.id).not.toBe(two.id);
+    expect([one.id, two.id].sort()).toEqual([2_000, 2_001]);
+    for (const pet of [one, two]) expect(await pets.get(pet.id)).toEqual({ id: pet.id, name: 'Twin', categoryId: 4, status: 'available' });
   });
 
   test('two concurrent messages with equal text and a colliding id store two messages', async () => {

@@ -100,7 +100,7 @@ describe('writeOnce through DynamoPetRepository.create with a claim', () => {
     const pets = new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_601, 5_602), idempotencyTable: tables.idempotency });
     await pets.create({ name: 'Plain', categoryId: 1 });
     await pets.create({ name: 'Plain', categoryId: 1 });
-    expect((await named('Plain')).map((item) => item.id)).toEqual(expect.arrayContaining([5_601, 5_602]));
+    expect((await named('Plain')).map((item): unknown => item.id)).toEqual(expect.arrayContaining([5_601, 5_602]));
   });
 });
 

@@ -1,9 +1,10 @@
 /**
  * A bounded load test through the local server process (loopback only): mixed reads and writes at a
- * fixed concurrency for PETSTORE_LOAD_SECONDS (default 60) after a short warm-up. Zero 5xx; every
- * acknowledged write is stored, and the only unacknowledged ones stored are the requests still in
- * flight when the load generator hung up; the server's memory stays flat; and after SIGTERM and a
- * restart on the same data directory every acknowledged write is still there.
+ * fixed concurrency for PETSTORE_LOAD_SECONDS (10 in `npm test`, 60 in `npm run soak`) after a short
+ * warm-up. Zero 5xx; every acknowledged write is stored, and the only unacknowledged ones stored are
+ * the requests still in flight when the load generator hung up; in the soak, the server's memory stays
+ * flat; and after SIGTERM and a restart on the same data directory every acknowledged write is still
+ * there.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
@@ -14,10 +15,11 @@ import { issueApiKey } from '../../lambda/shared/api-keys';
 import { createDocumentClient } from '../../lambda/shared/dynamodb-client';
 import { LOCAL_TABLE_PREFIX, storeEnvironment } from '../../local/local-store';
 import { localTableNames } from '../../local/tables';
-import { startLocalServerProcess, type LocalServerProcess } from '../support/local-process';
+import { startLocalServerProcess } from '../support/local-process';
 
-const SECONDS = Number(process.env.PETSTORE_LOAD_SECONDS ?? 60);
+const SECONDS = Number(process.env.PETSTORE_LOAD_SECONDS ?? 10);
 const WARM_UP_SECONDS = Math.min(10, Math.ceil(SECONDS / 4));
+const MEMORY_CHECK_MIN_SECONDS = 30;
 const CONNECTIONS = 32;
 const dataDir = mkdtempSync(join(tmpdir(), 'petstore-load-'));
 const key = issueApiKey({ accountId: 'acct_load' }).key;
@@ -29,7 +31,7 @@ const rssMegabytes = (pid: number): number => {
   return Number(match?.[1] ?? NaN) / 1024;
 };
 
-async function scanAll(server: LocalServerProcess, table: string): Promise<Record<string, unknown>[]> {
+async function scanAll(table: string): Promise<Record<string, unknown>[]> {
   const endpoint = (JSON.parse(readFileSync(join(dataDir, 'endpoint.json'), 'utf8')) as { endpoint: string }).endpoint;
   Object.assign(process.env, storeEnvironment(endpoint, tables));
   const db = createDocumentClient(endpoint);
@@ -41,11 +43,11 @@ async function scanAll(server: LocalServerProcess, table: string): Promise<Recor
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   db.destroy();
-  void server;
   return items;
 }
 
-test(`${SECONDS} s of mixed traffic at ${CONNECTIONS} connections: no 5xx, no lost or extra writes, flat memory, durable across restart`, async () => {
+const checks = `no 5xx, no lost or extra writes,${SECONDS >= MEMORY_CHECK_MIN_SECONDS ? ' flat memory,' : ''} durable across restart`;
+test(`${SECONDS} s of mixed traffic at ${CONNECTIONS} connections: ${checks}`, async () => {
   const server = await startLocalServerProcess({ PETSTORE_DATA_DIR: dataDir, PETSTORE_DEV_API_KEY: key });
   const pid = server.child.pid as number;
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
@@ -128,7 +130,8 @@ test(`${SECONDS} s of mixed traffic at ${CONNECTIONS} connections: no 5xx, no lo
   expect(result.errors).toBe(0);
   expect([...statuses.keys()].sort()).toEqual([200, 201, 202]);
   expect(acked.pets.size).toBeGreaterThan(100);
-  expect(secondHalfPeak).toBeLessThan(firstHalfPeak * 1.15 + 20);
+  // Whether memory stays flat shows only once the heap has settled: the soak's 60 s tell, 10 s do not.
+  if (SECONDS >= MEMORY_CHECK_MIN_SECONDS) expect(secondHalfPeak).toBeLessThan(firstHalfPeak * 1.15 + 20);
 
   /** Stored = acknowledged + at most one in-flight request per connection at each hang-up. */
   const expectDurable = (stored: Set<string>, ackedSet: Set<string>, sentSet: Set<string>) => {
@@ -137,8 +140,8 @@ test(`${SECONDS} s of mixed traffic at ${CONNECTIONS} connections: no 5xx, no lo
     for (const name of unacknowledged) expect(sentSet).toContain(name);
     expect(unacknowledged.length).toBeLessThanOrEqual(2 * CONNECTIONS);
   };
-  const storedPetNames = async () => new Set((await scanAll(server, tables.pets)).map((item) => item.name as string));
-  const storedMessages = async () => new Set((await scanAll(server, tables.messages)).map((item) => item.message as string));
+  const storedPetNames = async () => new Set((await scanAll(tables.pets)).map((item) => item.name as string));
+  const storedMessages = async () => new Set((await scanAll(tables.messages)).map((item) => item.message as string));
   /**
    * Requests the load generator hung up on may still be finishing in the server, so the snapshot to
    * compare after the restart is taken once the stored data has stopped changing: three equal scans

@@ -4,6 +4,10 @@
  * summary after every custom reporter, so the line is written when the process exits.
  */
 export default class SummaryReporter {
+  /**
+   * @param {unknown} _contexts
+   * @param {import('@jest/reporters').AggregatedResult} results
+   */
   onRunComplete(_contexts, results) {
     const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
     const line = `Tests: ${results.numPassedTests} passed, ${failed} failed, ${results.numPendingTests + results.numTodoTests} skipped`;

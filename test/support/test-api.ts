@@ -115,6 +115,49 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   };
 }
 
+/**
+ * The preamble of every HTTP test file in one call: the local API starts on fresh tables before the
+ * file's tests and stops after them. The view it returns forwards to the started API, so a file can
+ * hold it in a `const` at the top and register further `beforeAll` hooks (they run after this one).
+ */
+export function useTestApi(options: TestApiOptions = {}): TestApi {
+  let started: TestApi | undefined;
+  beforeAll(async () => {
+    started = await startTestApi(options);
+  }, 60_000);
+  afterAll(async () => {
+    await started?.close();
+  });
+  const api = (): TestApi => {
+    if (!started) throw new Error('the test API starts in beforeAll: use it inside tests and hooks');
+    return started;
+  };
+  return {
+    get origin() {
+      return api().origin;
+    },
+    get petsBaseUrl() {
+      return api().petsBaseUrl;
+    },
+    get key() {
+      return api().key;
+    },
+    get tableNames() {
+      return api().tableNames;
+    },
+    get db() {
+      return api().db;
+    },
+    get keys() {
+      return api().keys;
+    },
+    call: (...args) => api().call(...args),
+    issueKey: (...args) => api().issueKey(...args),
+    scan: (...args) => api().scan(...args),
+    close: () => api().close(),
+  };
+}
+
 /** The spec's Error body, exactly: `code`, `message`, `status` (= HTTP status), JSON content type. */
 export function expectError(answer: ApiAnswer, status: number, code: string): void {
   expect({ status: answer.status, contentType: answer.headers.get('content-type') }).toEqual({ status, contentType: 'application/json' });

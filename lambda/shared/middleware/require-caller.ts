@@ -1,9 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyEventV2WithLambdaAuthorizer } from 'aws-lambda';
-import type { AnonymousReason, AuthorizerContext, Caller } from '../caller';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { AnonymousReason, Caller } from '../caller';
 import { ApiError, serviceUnavailable } from '../errors';
-
-type AuthorizedEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<AuthorizerContext | undefined>;
 
 const UNAUTHORIZED_MESSAGES: Record<Exclude<AnonymousReason, 'unavailable'>, string> = {
   missing: 'missing API key: send the header `Authorization: Bearer <API_KEY>`',
@@ -13,21 +11,42 @@ const UNAUTHORIZED_MESSAGES: Record<Exclude<AnonymousReason, 'unavailable'>, str
 };
 
 /**
+ * The authorizer's context (lambda/shared/caller.ts) as it may arrive: absent when no authorizer ran,
+ * values stringified by a gateway that serialises them. Read as data to check, not as a promise kept.
+ */
+interface ArrivingContext {
+  readonly authenticated?: unknown;
+  readonly accountId?: unknown;
+  readonly keyId?: unknown;
+  readonly reason?: unknown;
+}
+
+/** `requestContext.authorizer.lambda`, checked step by step: the event type does not promise it. */
+function arrivingContext(event: APIGatewayProxyEventV2): ArrivingContext | undefined {
+  const context = event.requestContext;
+  if (!('authorizer' in context)) return undefined;
+  const { authorizer } = context;
+  if (typeof authorizer !== 'object' || authorizer === null || !('lambda' in authorizer)) return undefined;
+  const { lambda } = authorizer;
+  return typeof lambda === 'object' && lambda !== null ? lambda : undefined;
+}
+
+const isUnauthorizedReason = (value: unknown): value is keyof typeof UNAUTHORIZED_MESSAGES =>
+  typeof value === 'string' && Object.hasOwn(UNAUTHORIZED_MESSAGES, value);
+
+/**
  * The caller the authorizer resolved, or the spec's 401 (503 when the key store was out of reach).
- * Fails closed when no authorizer context is present at all.
+ * Fails closed: no context, or an authenticated one without its ids, is a 401.
  */
 export function callerOf(event: APIGatewayProxyEventV2): Caller {
-  const auth = (event as AuthorizedEvent).requestContext.authorizer?.lambda;
-  // Tolerate a stringified boolean: a gateway that serialises context values must not lock everyone out.
-  if (auth?.authenticated === true || (auth?.authenticated as unknown) === 'true') {
-    const { accountId, keyId } = auth as { accountId: string; keyId: string };
+  const auth = arrivingContext(event);
+  const { accountId, keyId } = auth ?? {};
+  if ((auth?.authenticated === true || auth?.authenticated === 'true') && typeof accountId === 'string' && typeof keyId === 'string') {
     return { accountId, keyId };
   }
-  const reason = auth?.reason ?? 'missing';
-  if (reason === 'unavailable') throw serviceUnavailable();
-  throw new ApiError(401, 'unauthorized', UNAUTHORIZED_MESSAGES[reason] ?? UNAUTHORIZED_MESSAGES.missing, {
-    'www-authenticate': 'Bearer realm="petstore"',
-  });
+  if (auth?.reason === 'unavailable') throw serviceUnavailable();
+  const message = isUnauthorizedReason(auth?.reason) ? UNAUTHORIZED_MESSAGES[auth.reason] : UNAUTHORIZED_MESSAGES.missing;
+  throw new ApiError(401, 'unauthorized', message, { 'www-authenticate': 'Bearer realm="petstore"' });
 }
 
 /**

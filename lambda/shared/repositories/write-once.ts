@@ -30,9 +30,6 @@ type ClaimRecord = Tokened<{
   readonly item: PreparedItem;
 }>;
 
-/** Records written before the field was renamed carry the hash as `validation` (they expire within the window). */
-const payloadHashOf = (record: ClaimRecord & { readonly validation?: string }): string | undefined => record.payloadHash ?? record.validation;
-
 const MAX_ATTEMPTS = 5;
 
 /**
@@ -44,7 +41,7 @@ const MAX_ATTEMPTS = 5;
  * key's record is written first and carries the intended item; the item is then written with a
  * conditional put that succeeds once. A duplicate, concurrent or later, finds the record and makes
  * the same conditional put of the same item, so it either finishes a write that was cut off or finds
- * it done. Two writes, no update; only PutItem and GetItem, which both local engines support (DESIGN §6).
+ * it done. Two writes, no update; only PutItem and GetItem, which both local engines (DynamoDB Local and dynalite) support.
  *
  * `prepare` draws a fresh key for the item (pets and messages get random-ish keys): when the
  * recorded key turns out taken by another item, the record is moved to a fresh one, once, by
@@ -55,7 +52,7 @@ export async function writeOnce(target: WriteOnceTarget, claim: IdempotencyClaim
   const claimed = await claimRecord(target, claim, prepare(), now);
   let { record } = claimed;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    if (payloadHashOf(record) !== claim.payloadHash) throw idempotencyKeyReused();
+    if (record.payloadHash !== claim.payloadHash) throw idempotencyKeyReused();
     if ((await putIfAbsent(target.db, target.tableName, target.keyName, record.item)) === 'stored') {
       return { value: record.item, replayed: !claimed.owned };
     }

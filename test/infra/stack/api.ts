@@ -87,7 +87,7 @@ describe.each(STAGES)('%s stage routes', (stage) => {
 });
 
 describe.each(STAGES)('%s stage authorizer', (stage) => {
-  it('both APIs use the DESIGN.md §3 authorizer: simple responses, payload 2.0, no identity source, caching off', () => {
+  it('both APIs use the caller-resolving authorizer: simple responses, payload 2.0, no identity source, caching off', () => {
     const { template } = synth(stage);
     const [authorizerFunctionId] = functionNamed(template, 'authorizer');
     const authorizers = [...resourcesOfType(template, 'AWS::ApiGatewayV2::Authorizer').values()];
