@@ -4,7 +4,16 @@ import tseslint from 'typescript-eslint';
 
 export default defineConfig(
   {
-    ignores: ['node_modules/', 'cdk.out/', 'coverage/', '.petstore/', '.ci/.node/', 'test-artifacts/', '.tools/', 'test/contract/generated-client/'],
+    ignores: [
+      'node_modules/',
+      'cdk.out/',
+      'coverage/',
+      '.petstore/',
+      '.ci/.node/',
+      'test-artifacts/',
+      '.tools/',
+      'test/contract/generated-client/',
+    ],
   },
   eslint.configs.recommended,
   // Type-aware: floating promises, misused promises, unsafe `any` flows, needless conditions …
@@ -12,7 +21,10 @@ export default defineConfig(
   {
     languageOptions: {
       globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' },
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'scripts/*.mjs', 'test/support/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', 'scripts/*.mjs', 'test/support/*.js'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -37,7 +49,14 @@ export default defineConfig(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '(^|/)(lambda|local|openapi|scripts|bench|test)/', message: 'lib/ (infrastructure) may not import runtime, emulation or tooling code' }] },
+        {
+          patterns: [
+            {
+              regex: '(^|/)(lambda|local|openapi|scripts|bench|test)/',
+              message: 'lib/ (infrastructure) may not import runtime, emulation or tooling code',
+            },
+          ],
+        },
       ],
     },
   },
@@ -57,7 +76,11 @@ export default defineConfig(
             { regex: '/lib/(petstore-|stage-config)', message: 'Lambda code imports only the plain data of lib/, never its constructs' },
             // A function's bundle builds only the schemas of its own operation (`npm run bench`, part 1).
             { regex: '/operations$', message: "import the operation's own spec from lambda/shared/operation-specs/" },
-            { regex: '/schemas/(pet|message)-response$', message: 'answer schemas are for the OpenAPI document; import their types only', allowTypeImports: true },
+            {
+              regex: '/schemas/(pet|message)-response$',
+              message: 'answer schemas are for the OpenAPI document; import their types only',
+              allowTypeImports: true,
+            },
           ],
         },
       ],

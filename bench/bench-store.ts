@@ -50,7 +50,13 @@ export async function seedPets(db: DynamoDBDocumentClient, tableName: string, fi
     batches.push(
       Array.from({ length: Math.min(BATCH_SIZE, count - offset) }, (_, index) => {
         const id = firstId + offset + index;
-        return { id, name: `pet ${id}`, categoryId: 1 + (id % 7), status: PET_STATUSES[id % PET_STATUSES.length], createdAt: new Date().toISOString() };
+        return {
+          id,
+          name: `pet ${id}`,
+          categoryId: 1 + (id % 7),
+          status: PET_STATUSES[id % PET_STATUSES.length],
+          createdAt: new Date().toISOString(),
+        };
       }),
     );
   }

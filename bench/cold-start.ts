@@ -54,7 +54,12 @@ interface Subject {
   readonly reference?: true;
 }
 
-async function bundle(entry: string, outDir: string, options: BuildOptions, fileName = LAMBDA_BUNDLE_FILE): Promise<{ file: string; raw: number; gzip: number }> {
+async function bundle(
+  entry: string,
+  outDir: string,
+  options: BuildOptions,
+  fileName = LAMBDA_BUNDLE_FILE,
+): Promise<{ file: string; raw: number; gzip: number }> {
   const file = join(outDir, fileName);
   mkdirSync(outDir, { recursive: true });
   await build({ ...options, entryPoints: [join(PROJECT_ROOT, entry)], outfile: file, logLevel: 'error' });
@@ -93,7 +98,10 @@ export async function runColdStart(workDir: string, runs: number): Promise<ColdS
   const built = await Promise.all([
     ...DEPLOYED_FUNCTIONS.map(async ({ name, entry }) => {
       const output = await bundle(entry, join(workDir, name), LAMBDA_BUNDLE_OPTIONS);
-      const env = { ...lambdaLikeEnvironment(name), ...tableEnvironment(tablesUsedBy(name), (key) => `PetStore-bench-${TABLES[key].baseName}`) };
+      const env = {
+        ...lambdaLikeEnvironment(name),
+        ...tableEnvironment(tablesUsedBy(name), (key) => `PetStore-bench-${TABLES[key].baseName}`),
+      };
       return { label: name, args: [output.file], env, bundle: output } satisfies Subject;
     }),
     (async () => {

@@ -20,6 +20,13 @@ export function directCalls(db: DynamoDBDocumentClient, tables: TableNames) {
         }),
       ),
     putNew: (table: keyof TableNames, item: Record<string, unknown>) =>
-      db.send(new PutCommand({ TableName: tables[table], Item: item, ConditionExpression: 'attribute_not_exists(#key)', ExpressionAttributeNames: { '#key': 'id' } })),
+      db.send(
+        new PutCommand({
+          TableName: tables[table],
+          Item: item,
+          ConditionExpression: 'attribute_not_exists(#key)',
+          ExpressionAttributeNames: { '#key': 'id' },
+        }),
+      ),
   };
 }

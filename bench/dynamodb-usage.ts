@@ -75,9 +75,15 @@ export interface UsageResult {
   readonly checks: BudgetCheck[];
 }
 
-export async function runDynamoDbUsage(functions: GatewayFunctions, bench: BenchStore, requests: number, petId: number): Promise<UsageResult> {
+export async function runDynamoDbUsage(
+  functions: GatewayFunctions,
+  bench: BenchStore,
+  requests: number,
+  petId: number,
+): Promise<UsageResult> {
   const meter = installUsageMeter();
-  const op = (name: 'listPets' | 'createPet' | 'getPet' | 'submitMessage'): LambdaFunction => functions.operations.get(name) as LambdaFunction;
+  const op = (name: 'listPets' | 'createPet' | 'getPet' | 'submitMessage'): LambdaFunction =>
+    functions.operations.get(name) as LambdaFunction;
   let sequence = 0;
   const petBody = () => JSON.stringify({ name: `usage ${sequence++}`, categoryId: 3, status: 'sold' });
   const replayBody = petBody();
@@ -115,7 +121,8 @@ export async function runDynamoDbUsage(functions: GatewayFunctions, bench: Bench
     {
       label: 'getPet',
       fn: op('getPet'),
-      event: () => httpEvent({ method: 'GET', routePath: '/v1/pets/{petId}', rawPath: `/v1/pets/${petId}`, pathParameters: { petId: String(petId) } }),
+      event: () =>
+        httpEvent({ method: 'GET', routePath: '/v1/pets/{petId}', rawPath: `/v1/pets/${petId}`, pathParameters: { petId: String(petId) } }),
       expectStatus: 200,
       budget: { calls: 1, units: 0.5 },
     },
@@ -136,7 +143,13 @@ export async function runDynamoDbUsage(functions: GatewayFunctions, bench: Bench
     {
       label: 'submitMessage',
       fn: op('submitMessage'),
-      event: () => httpEvent({ method: 'POST', routePath: '/messages', rawPath: '/messages', body: JSON.stringify({ message: `usage ${sequence++}` }) }),
+      event: () =>
+        httpEvent({
+          method: 'POST',
+          routePath: '/messages',
+          rawPath: '/messages',
+          body: JSON.stringify({ message: `usage ${sequence++}` }),
+        }),
       expectStatus: 202,
       budget: { calls: 1, units: 1 },
     },
@@ -147,7 +160,8 @@ export async function runDynamoDbUsage(functions: GatewayFunctions, bench: Bench
       before: async () => {
         unseenKeys.push(...(await issueKeys(requests)));
       },
-      event: () => authorizerEventFor(httpEvent({ method: 'GET', routePath: '/v1/pets', rawPath: '/v1/pets' }, `Bearer ${unseenKeys.pop() ?? ''}`)),
+      event: () =>
+        authorizerEventFor(httpEvent({ method: 'GET', routePath: '/v1/pets', rawPath: '/v1/pets' }, `Bearer ${unseenKeys.pop() ?? ''}`)),
       budget: { calls: 1, units: 1 },
     },
   ];
@@ -173,7 +187,13 @@ export async function runDynamoDbUsage(functions: GatewayFunctions, bench: Bench
     const usage = meter.current();
     const per = (value: number): number => value / requests;
     const billed = per(usage.reported + usage.refusedWriteUnits);
-    rows.push([item.label, per(usage.calls).toFixed(2), per(usage.reported).toFixed(2), per(usage.refusedWrites).toFixed(2), billed.toFixed(2)]);
+    rows.push([
+      item.label,
+      per(usage.calls).toFixed(2),
+      per(usage.reported).toFixed(2),
+      per(usage.refusedWrites).toFixed(2),
+      billed.toFixed(2),
+    ]);
     checks.push({
       name: `DynamoDB per request ${item.label}`,
       limit: `≤ ${item.budget.calls} calls, ≤ ${item.budget.units} units`,

@@ -77,7 +77,9 @@ async function main(): Promise<number> {
   const report = [header, ...sections, renderTable(budgetTable(checks))].join('\n');
   console.log(report);
   const missed = checks.filter((check) => !check.passed);
-  console.log(`bench finished in ${((performance.now() - started) / 1000).toFixed(1)} s: ${checks.length - missed.length} of ${checks.length} budgets met`);
+  console.log(
+    `bench finished in ${((performance.now() - started) / 1000).toFixed(1)} s: ${checks.length - missed.length} of ${checks.length} budgets met`,
+  );
 
   if (flags.has('--write-results')) {
     const file = resolve(import.meta.dirname, 'results.md');

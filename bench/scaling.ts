@@ -28,7 +28,8 @@ async function latencies(functions: GatewayFunctions, apiKey: string, query: Rec
     const response = await dispatch(functions, event, LIST_ROUTE);
     samples.push(performance.now() - started);
     const pets = JSON.parse(response.body.toString()) as unknown[];
-    if (response.statusCode !== 200 || pets.length !== 20) throw new Error(`listing answered ${response.statusCode} with ${pets.length} pets`);
+    if (response.statusCode !== 200 || pets.length !== 20)
+      throw new Error(`listing answered ${response.statusCode} with ${pets.length} pets`);
   }
   return samples;
 }
@@ -39,10 +40,18 @@ export interface ScalingResult {
 }
 
 /** Expects an empty pets table: seeds `small`, measures, tops up to `large`, measures again. */
-export async function runScaling(functions: GatewayFunctions, bench: BenchStore, sizes: { small: number; large: number }, requests: number): Promise<ScalingResult> {
+export async function runScaling(
+  functions: GatewayFunctions,
+  bench: BenchStore,
+  sizes: { small: number; large: number },
+  requests: number,
+): Promise<ScalingResult> {
   const table = bench.store.tableNames.pets;
   const measured = new Map<string, { small: number[]; large: number[] }>();
-  for (const [size, from, count] of [['small', 1, sizes.small], ['large', sizes.small + 1, sizes.large - sizes.small]] as const) {
+  for (const [size, from, count] of [
+    ['small', 1, sizes.small],
+    ['large', sizes.small + 1, sizes.large - sizes.small],
+  ] as const) {
     await seedPets(bench.db, table, from, count);
     for (const { label, query } of QUERIES) {
       // Warm-up: the first size is measured first, so without it JIT warm-up would flatter the larger one.
@@ -56,8 +65,18 @@ export async function runScaling(functions: GatewayFunctions, bench: BenchStore,
   const checks: BudgetCheck[] = [];
   for (const [label, { small, large }] of measured) {
     const ratio = median(large) / median(small);
-    rows.push([label, `${ms(median(small), 2)} / ${ms(percentile(small, 99), 2)}`, `${ms(median(large), 2)} / ${ms(percentile(large, 99), 2)}`, `${ratio.toFixed(2)}×`]);
-    checks.push({ name: `scaling ${label}`, limit: `≤ ${SCALING_BUDGET_RATIO}× at ${sizes.large} vs ${sizes.small}`, measured: `${ratio.toFixed(2)}×`, passed: ratio <= SCALING_BUDGET_RATIO });
+    rows.push([
+      label,
+      `${ms(median(small), 2)} / ${ms(percentile(small, 99), 2)}`,
+      `${ms(median(large), 2)} / ${ms(percentile(large, 99), 2)}`,
+      `${ratio.toFixed(2)}×`,
+    ]);
+    checks.push({
+      name: `scaling ${label}`,
+      limit: `≤ ${SCALING_BUDGET_RATIO}× at ${sizes.large} vs ${sizes.small}`,
+      measured: `${ratio.toFixed(2)}×`,
+      passed: ratio <= SCALING_BUDGET_RATIO,
+    });
   }
   return {
     table: {

@@ -27,7 +27,8 @@ interface Case {
 function cases(functions: GatewayFunctions, bench: BenchStore, petId: number): Case[] {
   const { db, store } = bench;
   const tables = store.tableNames;
-  const op = (name: 'listPets' | 'createPet' | 'getPet' | 'submitMessage'): LambdaFunction => functions.operations.get(name) as LambdaFunction;
+  const op = (name: 'listPets' | 'createPet' | 'getPet' | 'submitMessage'): LambdaFunction =>
+    functions.operations.get(name) as LambdaFunction;
   const bearer = `Bearer ${bench.apiKey}`;
   const direct = directCalls(db, tables);
   let sequence = 0;
@@ -41,7 +42,8 @@ function cases(functions: GatewayFunctions, bench: BenchStore, petId: number): C
     {
       label: 'getPet',
       fn: op('getPet'),
-      event: () => httpEvent({ method: 'GET', routePath: '/v1/pets/{petId}', rawPath: `/v1/pets/${petId}`, pathParameters: { petId: String(petId) } }),
+      event: () =>
+        httpEvent({ method: 'GET', routePath: '/v1/pets/{petId}', rawPath: `/v1/pets/${petId}`, pathParameters: { petId: String(petId) } }),
       expectStatus: 200,
       direct: () => direct.getPet(petId),
     },
@@ -57,20 +59,47 @@ function cases(functions: GatewayFunctions, bench: BenchStore, petId: number): C
       fn: op('createPet'),
       event: () => httpEvent({ method: 'POST', routePath: '/v1/pets', rawPath: '/v1/pets', body: petBody() }),
       expectStatus: 201,
-      direct: () => direct.putNew('pets', { id: Date.now() * 4096 + sequence++, name: 'direct', categoryId: 3, status: 'pending', createdAt: new Date().toISOString() }),
+      direct: () =>
+        direct.putNew('pets', {
+          id: Date.now() * 4096 + sequence++,
+          name: 'direct',
+          categoryId: 3,
+          status: 'pending',
+          createdAt: new Date().toISOString(),
+        }),
     },
     {
       label: 'createPet with Idempotency-Key',
       fn: op('createPet'),
-      event: () => httpEvent({ method: 'POST', routePath: '/v1/pets', rawPath: '/v1/pets', body: petBody(), extraHeaders: { 'idempotency-key': randomUUID() } }),
+      event: () =>
+        httpEvent({
+          method: 'POST',
+          routePath: '/v1/pets',
+          rawPath: '/v1/pets',
+          body: petBody(),
+          extraHeaders: { 'idempotency-key': randomUUID() },
+        }),
       expectStatus: 201,
     },
     {
       label: 'submitMessage',
       fn: op('submitMessage'),
-      event: () => httpEvent({ method: 'POST', routePath: '/messages', rawPath: '/messages', body: JSON.stringify({ message: `hello ${sequence++}` }) }),
+      event: () =>
+        httpEvent({
+          method: 'POST',
+          routePath: '/messages',
+          rawPath: '/messages',
+          body: JSON.stringify({ message: `hello ${sequence++}` }),
+        }),
       expectStatus: 202,
-      direct: () => direct.putNew('messages', { id: randomUUID(), message: 'direct', status: 'queued', accountId: 'acct_bench', createdAt: new Date().toISOString() }),
+      direct: () =>
+        direct.putNew('messages', {
+          id: randomUUID(),
+          message: 'direct',
+          status: 'queued',
+          accountId: 'acct_bench',
+          createdAt: new Date().toISOString(),
+        }),
     },
     {
       label: 'notFound',
@@ -112,7 +141,13 @@ export interface WarmResult {
   readonly checks: BudgetCheck[];
 }
 
-export async function runWarmOverhead(functions: GatewayFunctions, bench: BenchStore, timer: SdkTimer, iterations: number, petId: number): Promise<WarmResult> {
+export async function runWarmOverhead(
+  functions: GatewayFunctions,
+  bench: BenchStore,
+  timer: SdkTimer,
+  iterations: number,
+  petId: number,
+): Promise<WarmResult> {
   const rows: string[][] = [];
   const checks: BudgetCheck[] = [];
   for (const item of cases(functions, bench, petId)) {

@@ -124,7 +124,9 @@ function throttleEvents(table: Table, key: TableKey, period: MathExpression['per
     });
   }
   return new MathExpression({
-    expression: Object.keys(usingMetrics).map((metricId) => `FILL(${metricId}, 0)`).join(' + '),
+    expression: Object.keys(usingMetrics)
+      .map((metricId) => `FILL(${metricId}, 0)`)
+      .join(' + '),
     usingMetrics,
     period,
     label: `${key} table throttle events`,

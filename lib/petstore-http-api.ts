@@ -1,6 +1,13 @@
 import { Duration } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { CorsHttpMethod, HttpApi, HttpMethod, LogGroupLogDestination, type CorsPreflightOptions, type HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  CorsHttpMethod,
+  HttpApi,
+  HttpMethod,
+  LogGroupLogDestination,
+  type CorsPreflightOptions,
+  type HttpStage,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -39,12 +46,12 @@ const CORS_ALLOW_HEADERS = ['authorization', 'content-type'];
 const CORS_EXPOSE_HEADERS = ['link', 'location', 'deprecation', 'sunset', 'retry-after', 'www-authenticate'];
 
 const corsPreflight = (origins: readonly string[]): CorsPreflightOptions => ({
-    allowOrigins: [...origins],
-    allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.OPTIONS],
-    allowHeaders: CORS_ALLOW_HEADERS,
-    exposeHeaders: CORS_EXPOSE_HEADERS,
-    maxAge: Duration.hours(1),
-  });
+  allowOrigins: [...origins],
+  allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.OPTIONS],
+  allowHeaders: CORS_ALLOW_HEADERS,
+  exposeHeaders: CORS_EXPOSE_HEADERS,
+  maxAge: Duration.hours(1),
+});
 
 export interface PetStoreHttpApiProps {
   readonly apiName: string;

@@ -32,7 +32,12 @@ export class PetStoreStack extends Stack {
     const functions = new Map<FunctionName, IFunction>(
       DEPLOYED_FUNCTIONS.map((fn) => [
         fn.name,
-        new PetStoreFunction(this, constructIdOf(fn.name), { ...shared, name: fn.name, entry: fn.entry, description: `${fn.name}: ${fn.summary}` }).function,
+        new PetStoreFunction(this, constructIdOf(fn.name), {
+          ...shared,
+          name: fn.name,
+          entry: fn.entry,
+          description: `${fn.name}: ${fn.summary}`,
+        }).function,
       ]),
     );
     const functionNamed = (name: FunctionName): IFunction => {
@@ -54,7 +59,10 @@ export class PetStoreStack extends Stack {
     new PetStoreAlarms(this, 'Alarms', { config, apis, authorizer, tables });
 
     // Output ids are an interface: scripts/keys.ts reads ApiKeysTableName from the deployed stack.
-    new CfnOutput(this, 'PetsBaseUrl', { value: `${apis.pets.endpoint}${PETS_BASE_PATH}`, description: 'Pets API base URL (spec {base_url})' });
+    new CfnOutput(this, 'PetsBaseUrl', {
+      value: `${apis.pets.endpoint}${PETS_BASE_PATH}`,
+      description: 'Pets API base URL (spec {base_url})',
+    });
     new CfnOutput(this, 'MessagesBaseUrl', { value: apis.messages.endpoint, description: 'Messages API base URL (POST /messages)' });
     new CfnOutput(this, 'PetsTableName', { value: tables.pets.tableName });
     new CfnOutput(this, 'MessagesTableName', { value: tables.messages.tableName });

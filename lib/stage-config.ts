@@ -102,7 +102,8 @@ function parseOrigins(value: unknown): string[] | undefined {
 
 function parseEmail(value: unknown): string | undefined {
   if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(value)) throw new Error(`alarmEmail: ${JSON.stringify(value)} is not an email address`);
+  if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(value))
+    throw new Error(`alarmEmail: ${JSON.stringify(value)} is not an email address`);
   return value;
 }
 

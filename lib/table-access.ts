@@ -8,12 +8,7 @@ import type { OperationId } from './routes';
 import { PETS_STATUS_INDEX, type TableKey } from './tables';
 
 export type DynamoDbAction =
-  | 'dynamodb:GetItem'
-  | 'dynamodb:PutItem'
-  | 'dynamodb:UpdateItem'
-  | 'dynamodb:DeleteItem'
-  | 'dynamodb:Query'
-  | 'dynamodb:Scan';
+  'dynamodb:GetItem' | 'dynamodb:PutItem' | 'dynamodb:UpdateItem' | 'dynamodb:DeleteItem' | 'dynamodb:Query' | 'dynamodb:Scan';
 
 export interface TableAccess {
   readonly table: TableKey;

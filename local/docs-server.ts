@@ -65,13 +65,24 @@ export function documentForLocalServer(document: OpenApiDocument, port: number):
   // The local server's variables (`port`, `messagesPort`) default to the port it really listens on.
   const withPort = (server: Server): Server =>
     isLocal(server) && server.variables
-      ? { ...server, variables: Object.fromEntries(Object.entries(server.variables).map(([name, variable]) => [name, { ...variable, default: String(port) }])) }
+      ? {
+          ...server,
+          variables: Object.fromEntries(
+            Object.entries(server.variables).map(([name, variable]) => [name, { ...variable, default: String(port) }]),
+          ),
+        }
       : server;
-  const localFirst = (servers: readonly Server[]): Server[] => [...servers.filter(isLocal), ...servers.filter((server) => !isLocal(server))].map(withPort);
+  const localFirst = (servers: readonly Server[]): Server[] =>
+    [...servers.filter(isLocal), ...servers.filter((server) => !isLocal(server))].map(withPort);
   const paths = Object.fromEntries(
     Object.entries(document.paths).map(([path, item]) => [
       path,
-      Object.fromEntries(Object.entries(item).map(([method, operation]) => [method, operation.servers ? { ...operation, servers: localFirst(operation.servers) } : operation])),
+      Object.fromEntries(
+        Object.entries(item).map(([method, operation]) => [
+          method,
+          operation.servers ? { ...operation, servers: localFirst(operation.servers) } : operation,
+        ]),
+      ),
     ]),
   );
   return { ...document, servers: localFirst(document.servers), paths };

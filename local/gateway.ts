@@ -74,7 +74,12 @@ function collectHeaders(rawHeaders: readonly string[]): { headers: Record<string
     const name = (rawHeaders[index] as string).toLowerCase();
     const value = rawHeaders[index + 1] as string;
     if (name === 'cookie') {
-      cookies.push(...value.split(';').map((cookie) => cookie.trim()).filter(Boolean));
+      cookies.push(
+        ...value
+          .split(';')
+          .map((cookie) => cookie.trim())
+          .filter(Boolean),
+      );
       continue;
     }
     headers[name] = name in headers ? `${headers[name]},${value}` : value;
@@ -238,7 +243,13 @@ const gatewayError = (statusCode: number, message: string): GatewayResponse => (
 /** API Gateway's reading of a payload 2.0 result: structured when it has `statusCode`, else 200 JSON. */
 export function toGatewayResponse(result: unknown): GatewayResponse {
   if (result !== null && typeof result === 'object' && 'statusCode' in result) {
-    const structured = result as { statusCode: unknown; headers?: Record<string, unknown>; cookies?: unknown; body?: unknown; isBase64Encoded?: unknown };
+    const structured = result as {
+      statusCode: unknown;
+      headers?: Record<string, unknown>;
+      cookies?: unknown;
+      body?: unknown;
+      isBase64Encoded?: unknown;
+    };
     if (typeof structured.statusCode !== 'number') return gatewayError(500, 'Internal Server Error');
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(structured.headers ?? {})) headers[name.toLowerCase()] = String(value);
@@ -255,7 +266,11 @@ export function toGatewayResponse(result: unknown): GatewayResponse {
 }
 
 /** One request through the emulated gateway: authorizer, then the route's function (or `$default`). */
-export async function dispatch(functions: GatewayFunctions, event: APIGatewayProxyEventV2, route: RouteDefinition | undefined): Promise<GatewayResponse> {
+export async function dispatch(
+  functions: GatewayFunctions,
+  event: APIGatewayProxyEventV2,
+  route: RouteDefinition | undefined,
+): Promise<GatewayResponse> {
   let authorization: unknown;
   try {
     authorization = await invoke(functions.authorizer, 'authorizer', authorizerEvent(event));

@@ -44,7 +44,14 @@ export async function openLocalStore(options: LocalDynamoDbOptions & { tablePref
   const db = await startLocalDynamoDb(options);
   try {
     const tableNames = await prepareTables(db.endpoint, options.tablePrefix ?? LOCAL_TABLE_PREFIX);
-    return { engine: db.engine, endpoint: db.endpoint, ...(db.pid !== undefined ? { enginePid: db.pid } : {}), tableNames, environment: storeEnvironment(db.endpoint, tableNames), stop: () => db.stop() };
+    return {
+      engine: db.engine,
+      endpoint: db.endpoint,
+      ...(db.pid !== undefined ? { enginePid: db.pid } : {}),
+      tableNames,
+      environment: storeEnvironment(db.endpoint, tableNames),
+      stop: () => db.stop(),
+    };
   } catch (error) {
     await db.stop();
     throw error;

@@ -22,7 +22,9 @@ async function main(): Promise<void> {
   const store = await openLocalStore({ dataDir });
   Object.assign(process.env, store.environment);
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
-  console.log(`DynamoDB engine: ${store.engine === 'dynamodb-local' ? 'Amazon DynamoDB Local (Java)' : 'dynalite (embedded, pure JS)'} at ${store.endpoint}, data in ${dataDir}`);
+  console.log(
+    `DynamoDB engine: ${store.engine === 'dynamodb-local' ? 'Amazon DynamoDB Local (Java)' : 'dynalite (embedded, pure JS)'} at ${store.endpoint}, data in ${dataDir}`,
+  );
 
   const db = createDocumentClient(store.endpoint);
   const devKey = await ensureDevKey(new DynamoApiKeyRepository(db, store.tableNames.apiKeys), dataDir, process.env.PETSTORE_DEV_API_KEY);

@@ -97,7 +97,12 @@ function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: Schem
           requestBody: {
             description: `JSON, at most ${MAX_BODY_BYTES / 1024} KiB, with \`Content-Type: application/json\`.`,
             required: true,
-            content: { 'application/json': { schema: schemas.convert(body, 'input'), ...(docs.requestExamples ? { examples: docs.requestExamples } : {}) } },
+            content: {
+              'application/json': {
+                schema: schemas.convert(body, 'input'),
+                ...(docs.requestExamples ? { examples: docs.requestExamples } : {}),
+              },
+            },
           },
         }
       : {}),
@@ -105,7 +110,12 @@ function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: Schem
       [String(success.status)]: {
         description: success.description,
         headers: headers({ 'Cache-Control': true, ...success.headers, ...operationHeaders }),
-        content: { 'application/json': { schema: schemas.convert(success.body, 'output'), ...(success.examples ? { examples: success.examples } : {}) } },
+        content: {
+          'application/json': {
+            schema: schemas.convert(success.body, 'output'),
+            ...(success.examples ? { examples: success.examples } : {}),
+          },
+        },
       },
       ...errorResponses(errorCodesOf(docs), {
         errorSchema: schemas.convert(ErrorBody, 'output'),

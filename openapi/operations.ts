@@ -109,7 +109,12 @@ export const OPERATIONS: Readonly<Record<OperationId, OperationDocs>> = {
       examples: {
         queued: {
           summary: 'The queued message',
-          value: { id: '01KAQ5X4R3M0V6W8Y9Z1B2C3D4', message: 'Hello from the getting-started guide', status: 'queued', createdAt: '2026-11-22T01:27:44.123Z' },
+          value: {
+            id: '01KAQ5X4R3M0V6W8Y9Z1B2C3D4',
+            message: 'Hello from the getting-started guide',
+            status: 'queued',
+            createdAt: '2026-11-22T01:27:44.123Z',
+          },
         },
       },
     },

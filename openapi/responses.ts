@@ -54,9 +54,7 @@ export type HeaderName = keyof typeof HEADERS;
 export type HeaderUse = Partial<Record<HeaderName, boolean>>;
 
 export function headers(use: HeaderUse): Record<string, Header> {
-  return Object.fromEntries(
-    Object.entries(use).map(([name, required]) => [name, { ...HEADERS[name as HeaderName], required }]),
-  );
+  return Object.fromEntries(Object.entries(use).map(([name, required]) => [name, { ...HEADERS[name as HeaderName], required }]));
 }
 
 const REASONS: Record<number, string> = {
@@ -144,10 +142,15 @@ export function errorResponses(codes: readonly ErrorCode[], options: ErrorRespon
         ...(gateway ? [`\`{"message":"${gateway.message}"}\`: ${gateway.when}`] : []),
       ].join(' ');
       const schema =
-        statusCodes.length === 0 ? options.gatewayErrorSchema : gateway ? { oneOf: [options.errorSchema, options.gatewayErrorSchema] } : options.errorSchema;
+        statusCodes.length === 0
+          ? options.gatewayErrorSchema
+          : gateway
+            ? { oneOf: [options.errorSchema, options.gatewayErrorSchema] }
+            : options.errorSchema;
       // The gateway's own answers carry none of our headers: on such a status they are only sometimes there.
       const ours: HeaderUse = { 'Cache-Control': true, ...ERROR_HEADERS[status], ...options.operationHeaders };
-      const answerHeaders = statusCodes.length === 0 ? {} : gateway ? Object.fromEntries(Object.keys(ours).map((name) => [name, false])) : ours;
+      const answerHeaders =
+        statusCodes.length === 0 ? {} : gateway ? Object.fromEntries(Object.keys(ours).map((name) => [name, false])) : ours;
       const response: Response = {
         description: `${REASONS[status] ?? 'Error'}. ${when}${NOTES[status] ?? ''}`,
         ...(Object.keys(answerHeaders).length > 0 ? { headers: headers(answerHeaders) } : {}),

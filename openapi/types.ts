@@ -87,6 +87,8 @@ export interface OpenApiDocument {
   readonly paths: Readonly<Record<string, PathItem>>;
   readonly components: {
     readonly schemas: Readonly<Record<string, JsonSchema>>;
-    readonly securitySchemes: Readonly<Record<string, { readonly type: 'http'; readonly scheme: 'bearer'; readonly bearerFormat: string; readonly description: string }>>;
+    readonly securitySchemes: Readonly<
+      Record<string, { readonly type: 'http'; readonly scheme: 'bearer'; readonly bearerFormat: string; readonly description: string }>
+    >;
   };
 }

@@ -43,10 +43,14 @@ async function deployedTarget(stage: StageName): Promise<Target> {
   // Same region as the stack lookup (profile or AWS_REGION), so the table is found where the stack is.
   const db = createDocumentClient(undefined, await cloudFormation.config.region());
   cloudFormation.destroy();
-  return { keys: new DynamoApiKeyRepository(db, tableName), where: `${stackName} (${tableName})`, close: () => {
+  return {
+    keys: new DynamoApiKeyRepository(db, tableName),
+    where: `${stackName} (${tableName})`,
+    close: () => {
       db.destroy();
       return Promise.resolve();
-    } };
+    },
+  };
 }
 
 async function localTarget(dataDir: string): Promise<Target> {
@@ -107,13 +111,22 @@ async function run(argv: string[]): Promise<number> {
   try {
     const print = (json: unknown, text: string): void => console.log(values.json ? JSON.stringify(json) : text);
     if (command === 'create') {
-      const issued = issueApiKey({ accountId: values.account ?? generateAccountId(), ...(values.description ? { description: values.description } : {}) });
+      const issued = issueApiKey({
+        accountId: values.account ?? generateAccountId(),
+        ...(values.description ? { description: values.description } : {}),
+      });
       await target.keys.create(issued.record);
       const { keyHash: _hash, ...shown } = issued.record;
-      print({ key: issued.key, ...shown }, `Created ${issued.record.keyId} for ${issued.record.accountId} in ${target.where}.\nAPI key (shown once, store it now):\n${issued.key}`);
+      print(
+        { key: issued.key, ...shown },
+        `Created ${issued.record.keyId} for ${issued.record.accountId} in ${target.where}.\nAPI key (shown once, store it now):\n${issued.key}`,
+      );
     } else if (command === 'list') {
       const records = (await target.keys.list()).map(({ keyHash: _hash, ...shown }) => shown);
-      print(records, records.length === 0 ? `No keys in ${target.where}.` : records.map((record) => describeKey({ ...record, keyHash: '' })).join('\n'));
+      print(
+        records,
+        records.length === 0 ? `No keys in ${target.where}.` : records.map((record) => describeKey({ ...record, keyHash: '' })).join('\n'),
+      );
     } else {
       const keyId = rest[0] as string;
       const revoked = await target.keys.revoke(keyId, new Date());

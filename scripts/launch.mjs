@@ -36,7 +36,17 @@ function ensureNode() {
   if (Number(process.versions.node.split('.')[0]) >= MIN_NODE_MAJOR) return;
   if (!existsSync(NODE_24)) {
     say(`Node ${process.version} is older than ${MIN_NODE_MAJOR}: installing ${NODE_PACKAGE} from the npm registry into .tools/`);
-    run('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', TOOLS_DIR, NODE_PACKAGE]);
+    run('npm', [
+      'install',
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      '--prefix',
+      TOOLS_DIR,
+      NODE_PACKAGE,
+    ]);
   }
   // Re-run this script under Node 24, with it first on the PATH for every tool it starts.
   const env = { ...process.env, PATH: `${dirname(NODE_24)}${delimiter}${process.env.PATH ?? ''}` };

@@ -8,7 +8,6 @@ import { log } from '../shared/logger';
 import { DynamoApiKeyRepository } from '../shared/repositories/api-key-repository';
 import { TtlCache } from '../shared/ttl-cache';
 
-
 const keys = new DynamoApiKeyRepository(documentClient(), tableName('apiKeys'));
 const lookups = new TtlCache<AuthorizerContext>(AUTH_CACHE_TTL_MS, AUTH_CACHE_MAX_ENTRIES);
 

@@ -14,4 +14,6 @@ export const createPetHandler = (pets: PetRepository) =>
     return jsonResponse(201, pet, { location: absoluteUrl(event, `${event.rawPath}/${pet.id}`), ...replayHeaders(replayed) });
   });
 
-export const handler = createPetHandler(new DynamoPetRepository(documentClient(), tableName('pets'), { idempotencyTable: tableName('idempotency') }));
+export const handler = createPetHandler(
+  new DynamoPetRepository(documentClient(), tableName('pets'), { idempotencyTable: tableName('idempotency') }),
+);

@@ -13,4 +13,6 @@ export const submitMessageHandler = (messages: MessageRepository) =>
     return jsonResponse(202, message, replayHeaders(replayed));
   });
 
-export const handler = submitMessageHandler(new DynamoMessageRepository(documentClient(), tableName('messages'), { idempotencyTable: tableName('idempotency') }));
+export const handler = submitMessageHandler(
+  new DynamoMessageRepository(documentClient(), tableName('messages'), { idempotencyTable: tableName('idempotency') }),
+);

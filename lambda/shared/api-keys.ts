@@ -26,9 +26,7 @@ export function generateKeyId(): string {
 }
 
 export type BearerParseResult =
-  | { readonly kind: 'missing' }
-  | { readonly kind: 'malformed' }
-  | { readonly kind: 'key'; readonly key: string };
+  { readonly kind: 'missing' } | { readonly kind: 'malformed' } | { readonly kind: 'key'; readonly key: string };
 
 /** `Authorization: Bearer <key>`; the scheme name is case-insensitive (RFC 7235 §2.1). */
 export function parseBearer(header: string | undefined): BearerParseResult {

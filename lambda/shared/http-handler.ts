@@ -40,7 +40,11 @@ export function httpHandler<const Spec extends OperationSpec>(
     .use(requireCaller())
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer());
-  if (spec.input.body !== NoBody) handler.use(limitBodySize()).use(jsonTextBody()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));
+  if (spec.input.body !== NoBody)
+    handler
+      .use(limitBodySize())
+      .use(jsonTextBody())
+      .use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   return handler
     .use(addHeaders(spec.headers ?? {}))
     .use(mapErrors(spec.operationId))

@@ -17,7 +17,12 @@ export interface IdempotencyClaim {
 const sha256 = (text: string): string => process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('base64url');
 
 /** `body` is the validated body: zod builds it in its schema's key order, so key order does not matter. */
-export function claimFor(operationId: OperationSpec['operationId'], accountId: string, idempotencyKey: string, body: unknown): IdempotencyClaim {
+export function claimFor(
+  operationId: OperationSpec['operationId'],
+  accountId: string,
+  idempotencyKey: string,
+  body: unknown,
+): IdempotencyClaim {
   return {
     recordKey: `${operationId}#${sha256(JSON.stringify([accountId, idempotencyKey]))}`,
     payloadHash: sha256(JSON.stringify(body ?? null)),
@@ -29,7 +34,12 @@ export function claimFor(operationId: OperationSpec['operationId'], accountId: s
  * The claim of a request that sends `Idempotency-Key` (optional: none without the header). Made after
  * validation, so a request refused as invalid never uses its key up.
  */
-export function claimOf(event: APIGatewayProxyEventV2, operationId: OperationSpec['operationId'], caller: Caller, body: unknown): IdempotencyClaim | undefined {
+export function claimOf(
+  event: APIGatewayProxyEventV2,
+  operationId: OperationSpec['operationId'],
+  caller: Caller,
+  body: unknown,
+): IdempotencyClaim | undefined {
   const key = event.headers['idempotency-key'];
   if (key === undefined) return undefined;
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {

@@ -24,7 +24,11 @@ export function encodeCursor(cursor: PageCursor): string {
 }
 
 const invalidCursor = (): ApiError =>
-  new ApiError(400, 'invalid_request', "query parameter 'cursor' is not a cursor issued by this API for this filter; follow the Link header of the previous page");
+  new ApiError(
+    400,
+    'invalid_request',
+    "query parameter 'cursor' is not a cursor issued by this API for this filter; follow the Link header of the previous page",
+  );
 
 /** A cursor only continues the listing it came from: a different `status` filter is refused. */
 export function decodeCursor(text: string, status: PetStatus | undefined): PageCursor {

@@ -12,7 +12,10 @@ const api = useTestApi();
 /** The document without its server lists, which the local server adapts to itself. */
 function withoutServers(document: OpenApiDocument): unknown {
   const paths = Object.fromEntries(
-    Object.entries(document.paths).map(([path, item]) => [path, Object.fromEntries(Object.entries(item).map(([method, { servers: _servers, ...operation }]) => [method, operation]))]),
+    Object.entries(document.paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(Object.entries(item).map(([method, { servers: _servers, ...operation }]) => [method, operation])),
+    ]),
   );
   return { ...document, servers: [], paths };
 }
@@ -27,8 +30,13 @@ describe('GET /v1/openapi.json', () => {
     expect(withoutServers(served)).toEqual(withoutServers(committed));
     const port = new URL(api.origin).port;
     expect(served.servers[0]).toMatchObject({ url: 'http://127.0.0.1:{port}/v1', variables: { port: { default: port } } });
-    expect(served.paths['/messages']?.post?.servers?.[0]).toMatchObject({ url: 'http://127.0.0.1:{messagesPort}', variables: { messagesPort: { default: port } } });
-    expect(new Set(served.servers.map((server) => server.description))).toEqual(new Set(committed.servers.map((server) => server.description)));
+    expect(served.paths['/messages']?.post?.servers?.[0]).toMatchObject({
+      url: 'http://127.0.0.1:{messagesPort}',
+      variables: { messagesPort: { default: port } },
+    });
+    expect(new Set(served.servers.map((server) => server.description))).toEqual(
+      new Set(committed.servers.map((server) => server.description)),
+    );
   });
 
   test('other methods are API calls like any other path: 401 without a key', async () => {

@@ -19,7 +19,12 @@ interface Pet {
   readonly status: string;
 }
 interface ClientProgram {
-  readonly runClient: (petsBaseUrl: string, messagesBaseUrl: string, apiKey: string, name: string) => Promise<{
+  readonly runClient: (
+    petsBaseUrl: string,
+    messagesBaseUrl: string,
+    apiKey: string,
+    name: string,
+  ) => Promise<{
     created: Pet;
     listed: Pet[];
     pages: number;
@@ -34,7 +39,10 @@ const api = useTestApi();
 beforeAll(() => {
   // The generator's own command line, as a user runs it.
   const cli = join(PROJECT_ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
-  execFileSync(process.execPath, [cli, OPENAPI_FILE, '--output', join(CLIENT_DIR, 'generated', 'schema.ts')], { cwd: PROJECT_ROOT, stdio: 'pipe' });
+  execFileSync(process.execPath, [cli, OPENAPI_FILE, '--output', join(CLIENT_DIR, 'generated', 'schema.ts')], {
+    cwd: PROJECT_ROOT,
+    stdio: 'pipe',
+  });
 }, 60_000);
 
 /** Compiles one file of the client directory with the strictest options a TypeScript user would turn on. */
@@ -51,12 +59,11 @@ function compile(file: string): string[] {
     types: [],
     skipLibCheck: true,
   });
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map((diagnostic) => {
-      const line = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1 : 0;
-      return `${diagnostic.file?.fileName ?? ''}:${line}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
-    });
+  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+    const line =
+      diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1 : 0;
+    return `${diagnostic.file?.fileName ?? ''}:${line}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
+  });
 }
 
 test('the generated types compile a client that omits status, follows Link, fetches one pet and posts to the messages base URL', () => {

@@ -24,16 +24,27 @@ export interface ContractAnswer {
 }
 
 /** Set by Node's HTTP stack and API Gateway on every answer, not by the API; Content-Type is checked apart. */
-const TRANSPORT_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'apigw-requestid']);
+const TRANSPORT_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'apigw-requestid',
+]);
 
-export const openApiDocument: OpenApiDocument = JSON.parse(readFileSync(resolve(__dirname, '../..', OPENAPI_FILE), 'utf8')) as OpenApiDocument;
+export const openApiDocument: OpenApiDocument = JSON.parse(
+  readFileSync(resolve(__dirname, '../..', OPENAPI_FILE), 'utf8'),
+) as OpenApiDocument;
 
 const COMPONENTS_ID = 'urn:petstore:openapi-components';
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats(ajv);
 // OpenAPI's integer widths: our ids are below 2^53, so every int64 is a safe integer here.
 ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isSafeInteger(value) });
-const toAjvRefs = <T>(schema: T): T => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${COMPONENTS_ID}#/$defs/`)) as T;
+const toAjvRefs = <T>(schema: T): T =>
+  JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${COMPONENTS_ID}#/$defs/`)) as T;
 ajv.addSchema({ $id: COMPONENTS_ID, $defs: toAjvRefs(openApiDocument.components.schemas) });
 
 const validators = new Map<string, ValidateFunction>();
@@ -80,7 +91,8 @@ const OPERATIONS: LocatedOperation[] = Object.entries(openApiDocument.paths).fla
 
 export function findOperation(method: string, url: string): Operation | undefined {
   const { origin, pathname } = new URL(url);
-  return OPERATIONS.find((candidate) => candidate.method === method.toUpperCase() && candidate.pattern.test(`${origin}${pathname}`))?.operation;
+  return OPERATIONS.find((candidate) => candidate.method === method.toUpperCase() && candidate.pattern.test(`${origin}${pathname}`))
+    ?.operation;
 }
 
 const isReference = (value: Header | Reference): value is Reference => '$ref' in value;
@@ -115,7 +127,11 @@ function headerProblems(documented: Response['headers'], actual: Headers): strin
       if (header.required) problems.push(`required header ${name} is missing`);
       continue;
     }
-    problems.push(...schemaProblems(header.schema, headerValue(header.schema, value)).map((problem) => `header ${name}: ${problem.replace('(root) ', '')}`));
+    problems.push(
+      ...schemaProblems(header.schema, headerValue(header.schema, value)).map(
+        (problem) => `header ${name}: ${problem.replace('(root) ', '')}`,
+      ),
+    );
   }
   for (const [name] of actual) {
     if (!known.has(name) && !TRANSPORT_HEADERS.has(name)) problems.push(`header ${name} is not documented for this answer`);

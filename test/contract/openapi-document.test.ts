@@ -68,7 +68,8 @@ describe('the document', () => {
       'http://127.0.0.1:{messagesPort}',
     ]);
     // Tools keep one namespace of server variables: the messages API must never reuse the pets API's.
-    const names = (list: readonly { variables?: Readonly<Record<string, unknown>> }[]) => new Set(list.flatMap((server) => Object.keys(server.variables ?? {})));
+    const names = (list: readonly { variables?: Readonly<Record<string, unknown>> }[]) =>
+      new Set(list.flatMap((server) => Object.keys(server.variables ?? {})));
     const shared = [...names(servers)].filter((name) => names(document.servers).has(name));
     expect(shared).toEqual([]);
     expect(operation('submitMessage').responses['202']).toBeDefined();
@@ -90,7 +91,10 @@ describe('the document', () => {
         continue;
       }
       const required = status !== '500';
-      expect([status, answer.headers]).toMatchObject([status, { Deprecation: { required }, Sunset: { required, schema: { const: 'Thu, 05 Dec 2030 00:00:00 GMT' } } }]);
+      expect([status, answer.headers]).toMatchObject([
+        status,
+        { Deprecation: { required }, Sunset: { required, schema: { const: 'Thu, 05 Dec 2030 00:00:00 GMT' } } },
+      ]);
     }
     for (const op of operations.filter((candidate) => candidate.operationId !== 'getPet')) expect(op.deprecated).toBeUndefined();
   });
@@ -135,7 +139,10 @@ describe('the document', () => {
   });
 
   test('bounds petId to the id space and puts its example on the parameter, where tools read it', () => {
-    expect(parameter('getPet', 'petId')).toMatchObject({ example: 244208697521988, schema: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } });
+    expect(parameter('getPet', 'petId')).toMatchObject({
+      example: 244208697521988,
+      schema: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    });
   });
 
   test('gives Idempotency-Key no example value: a tool sending one would get an old answer replayed', () => {
@@ -147,8 +154,16 @@ describe('the document', () => {
   });
 
   test('documents limit (1..100, default 20), status and cursor on listPets, as a client sends them', () => {
-    expect(parameter('listPets', 'limit')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } });
-    expect(parameter('listPets', 'status')).toMatchObject({ in: 'query', required: false, schema: { $ref: '#/components/schemas/PetStatus' } });
+    expect(parameter('listPets', 'limit')).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    });
+    expect(parameter('listPets', 'status')).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { $ref: '#/components/schemas/PetStatus' },
+    });
     expect(document.components.schemas.PetStatus).toMatchObject({ enum: [...PET_STATUSES] });
     expect(parameter('listPets', 'cursor')).toMatchObject({ in: 'query', required: false, schema: { type: 'string', maxLength: 256 } });
     expect(parameter('getPet', 'petId')).toMatchObject({ in: 'path', required: true, schema: { type: 'integer', format: 'int64' } });
@@ -156,25 +171,36 @@ describe('the document', () => {
 
   test('documents the Link, Location, Idempotent-Replayed headers on success answers', () => {
     expect(operation('listPets').responses['200']?.headers).toMatchObject({ Link: { required: false } });
-    expect(operation('createPet').responses['201']?.headers).toMatchObject({ Location: { required: true }, 'Idempotent-Replayed': { required: false } });
+    expect(operation('createPet').responses['201']?.headers).toMatchObject({
+      Location: { required: true },
+      'Idempotent-Replayed': { required: false },
+    });
     expect(operation('submitMessage').responses['202']?.headers).toMatchObject({ 'Idempotent-Replayed': { required: false } });
   });
 });
 
 /** Every `examples`/`example` in the document, with the schema it illustrates. */
-function examplesOf(value: unknown, schema: JsonSchema | undefined, where: string, found: [string, JsonSchema, unknown][] = []): [string, JsonSchema, unknown][] {
+function examplesOf(
+  value: unknown,
+  schema: JsonSchema | undefined,
+  where: string,
+  found: [string, JsonSchema, unknown][] = [],
+): [string, JsonSchema, unknown][] {
   if (Array.isArray(value)) value.forEach((item, index) => examplesOf(item, schema, `${where}/${index}`, found));
   if (value === null || typeof value !== 'object') return found;
   const node = value as Record<string, unknown>;
   const ownSchema = (node.schema as JsonSchema | undefined) ?? schema;
   // A schema's own `examples` illustrate that schema; a media type's or parameter's illustrate its `schema`.
   const isSchema = 'type' in node || '$ref' in node || 'enum' in node || 'const' in node;
-  if (Array.isArray(node.examples) && isSchema) node.examples.forEach((example, index) => found.push([`${where}/examples/${index}`, node, example]));
+  if (Array.isArray(node.examples) && isSchema)
+    node.examples.forEach((example, index) => found.push([`${where}/examples/${index}`, node, example]));
   if (node.examples && !Array.isArray(node.examples) && ownSchema) {
-    for (const [name, example] of Object.entries(node.examples as Record<string, { value: unknown }>)) found.push([`${where}/examples/${name}`, ownSchema, example.value]);
+    for (const [name, example] of Object.entries(node.examples as Record<string, { value: unknown }>))
+      found.push([`${where}/examples/${name}`, ownSchema, example.value]);
   }
   if ('example' in node && ownSchema) found.push([`${where}/example`, ownSchema, node.example]);
-  for (const [key, child] of Object.entries(node)) if (key !== 'examples' && key !== 'example') examplesOf(child, isSchema ? undefined : ownSchema, `${where}/${key}`, found);
+  for (const [key, child] of Object.entries(node))
+    if (key !== 'examples' && key !== 'example') examplesOf(child, isSchema ? undefined : ownSchema, `${where}/${key}`, found);
   return found;
 }
 
@@ -188,12 +214,18 @@ test('every example in the document matches the schema it illustrates', () => {
 describe('the document never refuses what the service accepts (zod and JSON Schema agree)', () => {
   const newPetSchema = operation('createPet').requestBody?.content['application/json']?.schema as JsonSchema;
   const newMessageSchema = operation('submitMessage').requestBody?.content['application/json']?.schema as JsonSchema;
-  const anything = fc.oneof(fc.string({ maxLength: 210 }), fc.integer(), fc.double(), fc.constantFrom(null, true, 0, -1, 9007199254740991, 9007199254740992));
+  const anything = fc.oneof(
+    fc.string({ maxLength: 210 }),
+    fc.integer(),
+    fc.double(),
+    fc.constantFrom(null, true, 0, -1, 9007199254740991, 9007199254740992),
+  );
   // Mostly plausible values, so that many bodies pass zod and the property says something.
   const mostly = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight: 4 }, { arbitrary: anything, weight: 1 });
   // fc.option's freq is the chance of nil (1 in freq); an unknown field should be the rare case instead.
   const rarely = fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, { arbitrary: anything, weight: 1 });
-  const withoutUndefined = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+  const withoutUndefined = (body: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
   const petBody = fc
     .record({
       name: fc.option(mostly(fc.string({ minLength: 1, maxLength: 200 })), { freq: 8, nil: undefined }),

@@ -21,7 +21,10 @@ const rounds: Round[] = [];
 beforeAll(async () => {
   port = await freePort();
   engine = await startLocalDynamoDb({ engine: engineName, port, dataDir });
-  api = await startTestApi({ endpoint: engine.endpoint, functionEnvironment: { DYNAMODB_CONNECTION_TIMEOUT_MS: '300', DYNAMODB_REQUEST_TIMEOUT_MS: '500' } });
+  api = await startTestApi({
+    endpoint: engine.endpoint,
+    functionEnvironment: { DYNAMODB_CONNECTION_TIMEOUT_MS: '300', DYNAMODB_REQUEST_TIMEOUT_MS: '500' },
+  });
   knownPetId = ((await api.call('POST', '/v1/pets', { json: { name: 'known', categoryId: 1 } })).json as { id: number }).id;
 }, 120_000);
 afterAll(async () => {

@@ -26,7 +26,9 @@ const badAuthorizations: [string, Record<string, string>][] = [
 ];
 
 describe('every route answers 401 unauthorized with the Error body', () => {
-  const cases = requests.flatMap((request) => badAuthorizations.map(([label, headers]) => [`${request.method} ${request.path}: ${label}`, request, headers] as const));
+  const cases = requests.flatMap((request) =>
+    badAuthorizations.map(([label, headers]) => [`${request.method} ${request.path}: ${label}`, request, headers] as const),
+  );
 
   test.each(cases)('%s', async (_label, request, headers) => {
     const resolved = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, value.replace('KEY_PLACEHOLDER', api.key)]));
@@ -82,7 +84,10 @@ describe('auth is checked before the body is read, parsed or validated', () => {
     ['malformed JSON', { body: '{"name":', headers: { 'content-type': 'application/json' } }],
     ['a wrong content type', { body: 'name=Rex', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
     ['an invalid pet', { body: '{"name":""}', headers: { 'content-type': 'application/json' } }],
-    ['a body over the size limit', { body: JSON.stringify({ name: 'x'.repeat(400 * 1024) }), headers: { 'content-type': 'application/json' } }],
+    [
+      'a body over the size limit',
+      { body: JSON.stringify({ name: 'x'.repeat(400 * 1024) }), headers: { 'content-type': 'application/json' } },
+    ],
   ])('POST /v1/pets without a key and with %s answers 401', async (_label, request) => {
     const stored = await before();
     expectError(await api.call('POST', '/v1/pets', { key: null, ...request }), 401, 'unauthorized');

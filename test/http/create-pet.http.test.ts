@@ -70,17 +70,32 @@ describe('POST /v1/pets refuses bad input with 400 and stores nothing', () => {
     ['an empty name', () => post({ name: '', categoryId: 1 }), 'invalid_request', /'name' must not be empty/],
     ['a blank name', () => post({ name: '   ', categoryId: 1 }), 'invalid_request', /'name' must not be blank/],
     ['a 201-character name', () => post({ name: longName, categoryId: 1 }), 'invalid_request', /'name' must have at most 200 characters/],
-    ['a name of 201 emoji', () => post({ name: '🐶'.repeat(201), categoryId: 1 }), 'invalid_request', /'name' must have at most 200 characters/],
+    [
+      'a name of 201 emoji',
+      () => post({ name: '🐶'.repeat(201), categoryId: 1 }),
+      'invalid_request',
+      /'name' must have at most 200 characters/,
+    ],
     ['a name with a C1 control (NEL)', () => post({ name: 'a\u0085b', categoryId: 1 }), 'invalid_request', /'name' must be well-formed/],
     ['a name with a line break', () => post({ name: 'a\nb', categoryId: 1 }), 'invalid_request', /'name' must be well-formed/],
     ['a name with NUL', () => post({ name: 'a\u0000b', categoryId: 1 }), 'invalid_request', /'name' must be well-formed/],
     ['a name with a lone surrogate', () => postRaw('{"name":"a\\ud800","categoryId":1}'), 'invalid_request', /'name' must be well-formed/],
     ['a categoryId string', () => post({ name: 'a', categoryId: '1' }), 'invalid_request', /'categoryId' must be a number/],
     ['a fractional categoryId', () => post({ name: 'a', categoryId: 2.5 }), 'invalid_request', /'categoryId' must be an integer/],
-    ['an unsafe-integer categoryId', () => postRaw('{"name":"a","categoryId":9007199254740993}'), 'invalid_request', /'categoryId' must be a safe integer/],
+    [
+      'an unsafe-integer categoryId',
+      () => postRaw('{"name":"a","categoryId":9007199254740993}'),
+      'invalid_request',
+      /'categoryId' must be a safe integer/,
+    ],
     ['a zero categoryId', () => post({ name: 'a', categoryId: 0 }), 'invalid_request', /'categoryId' must be greater than 0/],
     ['a negative categoryId', () => post({ name: 'a', categoryId: -1 }), 'invalid_request', /'categoryId' must be greater than 0/],
-    ['an unknown status', () => post({ name: 'a', categoryId: 1, status: 'lost' }), 'invalid_request', /'status' must be one of: available, pending, sold/],
+    [
+      'an unknown status',
+      () => post({ name: 'a', categoryId: 1, status: 'lost' }),
+      'invalid_request',
+      /'status' must be one of: available, pending, sold/,
+    ],
     ['a null status', () => post({ name: 'a', categoryId: 1, status: null }), 'invalid_request', /'status'/],
     ['an array body', () => post([{ name: 'a', categoryId: 1 }]), 'invalid_request', /request body must be a JSON object/],
     ['a null body', () => postRaw('null'), 'invalid_request', /request body must be a JSON object/],
@@ -90,7 +105,12 @@ describe('POST /v1/pets refuses bad input with 400 and stores nothing', () => {
     ['trailing garbage after JSON', () => postRaw('{"name":"a","categoryId":1} x'), 'invalid_json', /not valid JSON/],
     ['an empty body', () => postRaw(''), 'invalid_json', /empty/],
     ['no content type', () => postRaw('{"name":"a","categoryId":1}', null), 'unsupported_media_type', /application\/json/],
-    ['a text/plain content type', () => postRaw('{"name":"a","categoryId":1}', 'text/plain'), 'unsupported_media_type', /application\/json/],
+    [
+      'a text/plain content type',
+      () => postRaw('{"name":"a","categoryId":1}', 'text/plain'),
+      'unsupported_media_type',
+      /application\/json/,
+    ],
     ['a __proto__ key', () => postRaw('{"name":"a","categoryId":1,"__proto__":{"x":1}}'), 'invalid_request', /__proto__/],
   ];
 
@@ -99,7 +119,10 @@ describe('POST /v1/pets refuses bad input with 400 and stores nothing', () => {
   });
 
   test('a body over 256 KiB answers 413 payload_too_large', async () => {
-    await expectRefusedUnchanged(api, 'pets', () => post({ name: 'a', categoryId: 1, padding: 'x'.repeat(300 * 1024) }), { status: 413, code: 'payload_too_large' });
+    await expectRefusedUnchanged(api, 'pets', () => post({ name: 'a', categoryId: 1, padding: 'x'.repeat(300 * 1024) }), {
+      status: 413,
+      code: 'payload_too_large',
+    });
   });
 
   test('`application/json; charset=utf-8` is accepted', async () => {

@@ -62,7 +62,14 @@ describe('events the gateway builds (payload 2.0)', () => {
   });
 
   test('header names are lower-cased and repeated headers joined with commas; cookies are split out', async () => {
-    await rawRequest(api.origin, ['GET /v1/pets HTTP/1.1', 'Host: example.test', 'X-Custom: one', 'x-custom: two', 'Cookie: a=1; b=2', 'Authorization: Bearer k']);
+    await rawRequest(api.origin, [
+      'GET /v1/pets HTTP/1.1',
+      'Host: example.test',
+      'X-Custom: one',
+      'x-custom: two',
+      'Cookie: a=1; b=2',
+      'Authorization: Bearer k',
+    ]);
     const event = seen.handler[0] as Event;
     expect(event.headers['x-custom']).toBe('one,two');
     expect(event.headers.authorization).toBe('Bearer k');
@@ -81,10 +88,17 @@ describe('events the gateway builds (payload 2.0)', () => {
 
   test('a JSON body arrives as text, a binary body base64-encoded', async () => {
     await fetch(`${api.petsBaseUrl}/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":"é"}' });
-    await fetch(`${api.petsBaseUrl}/pets`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array([0, 255, 1]) });
+    await fetch(`${api.petsBaseUrl}/pets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array([0, 255, 1]),
+    });
     const [json, binary] = seen.handler as [Event, Event];
     expect({ body: json.body, isBase64Encoded: json.isBase64Encoded }).toEqual({ body: '{"a":"é"}', isBase64Encoded: false });
-    expect({ body: binary.body, isBase64Encoded: binary.isBase64Encoded }).toEqual({ body: Buffer.from([0, 255, 1]).toString('base64'), isBase64Encoded: true });
+    expect({ body: binary.body, isBase64Encoded: binary.isBase64Encoded }).toEqual({
+      body: Buffer.from([0, 255, 1]).toString('base64'),
+      isBase64Encoded: true,
+    });
   });
 
   test('an unknown route goes to the $default function', async () => {
@@ -105,7 +119,12 @@ describe('events the gateway builds (payload 2.0)', () => {
 
 describe('results the gateway writes back', () => {
   test('status, headers, cookies and body of a structured result', async () => {
-    handlerAnswer = { statusCode: 201, headers: { 'X-Thing': 'yes', 'content-type': 'application/json' }, cookies: ['s=1; HttpOnly', 't=2'], body: '{"ok":true}' };
+    handlerAnswer = {
+      statusCode: 201,
+      headers: { 'X-Thing': 'yes', 'content-type': 'application/json' },
+      cookies: ['s=1; HttpOnly', 't=2'],
+      body: '{"ok":true}',
+    };
     const response = await fetch(`${api.petsBaseUrl}/pets`);
     expect(response.status).toBe(201);
     expect(response.headers.get('x-thing')).toBe('yes');
@@ -146,7 +165,11 @@ describe('results the gateway writes back', () => {
   });
 
   test('a body over the 10 MB gateway limit answers 413 with the spec Error body', async () => {
-    const response = await fetch(`${api.petsBaseUrl}/pets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(10 * 1024 * 1024 + 1) });
+    const response = await fetch(`${api.petsBaseUrl}/pets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(10 * 1024 * 1024 + 1),
+    });
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ code: 'payload_too_large', message: expect.any(String), status: 413 });
     expect(seen.handler).toHaveLength(0);

@@ -38,11 +38,14 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
     },
   );
 
-  test.each(['abc', '1.5', '1e3', '0x10', '007', '+5', '%20'])('a petId %p that is not a decimal integer answers 400 naming petId', async (id) => {
-    const answer = await api.call('GET', `/v1/pets/${id}`);
-    expectError(answer, 400, 'invalid_request');
-    expect((answer.json as { message: string }).message).toMatch(/path parameter 'petId' must be an integer from 1 to/);
-  });
+  test.each(['abc', '1.5', '1e3', '0x10', '007', '+5', '%20'])(
+    'a petId %p that is not a decimal integer answers 400 naming petId',
+    async (id) => {
+      const answer = await api.call('GET', `/v1/pets/${id}`);
+      expectError(answer, 400, 'invalid_request');
+      expect((answer.json as { message: string }).message).toMatch(/path parameter 'petId' must be an integer from 1 to/);
+    },
+  );
 
   test('query parameters are not accepted', async () => {
     const answer = await api.call('GET', `/v1/pets/${pet.id}?expand=1`);

@@ -7,7 +7,11 @@ const api = useTestApi();
 let counter = 0;
 const freshKey = (): string => `test-key-${Date.now()}-${counter++}`;
 const createPet = (idempotencyKey: string | undefined, json: unknown, key?: string) =>
-  api.call('POST', '/v1/pets', { json, ...(key ? { key } : {}), headers: idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey } });
+  api.call('POST', '/v1/pets', {
+    json,
+    ...(key ? { key } : {}),
+    headers: idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey },
+  });
 const petsNamed = async (name: string) => (await api.scan('pets')).filter((item) => item.name === name);
 
 describe('Idempotency-Key on POST /v1/pets', () => {
@@ -32,13 +36,17 @@ describe('Idempotency-Key on POST /v1/pets', () => {
     const key = freshKey();
     const first = await createPet(key, { name: 'Hosted', categoryId: 1 });
     const { port } = new URL(api.origin);
-    const replay = await rawRequest(api.origin, [
-      'POST /v1/pets HTTP/1.1',
-      `host: localhost:${port}`,
-      `authorization: Bearer ${api.key}`,
-      'content-type: application/json',
-      `idempotency-key: ${key}`,
-    ], '{"name":"Hosted","categoryId":1}');
+    const replay = await rawRequest(
+      api.origin,
+      [
+        'POST /v1/pets HTTP/1.1',
+        `host: localhost:${port}`,
+        `authorization: Bearer ${api.key}`,
+        'content-type: application/json',
+        `idempotency-key: ${key}`,
+      ],
+      '{"name":"Hosted","categoryId":1}',
+    );
     expect(replay.status).toBe(201);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(first.headers.get('location')).toBe(`http://127.0.0.1:${port}/v1/pets/${(first.json as { id: number }).id}`);
@@ -48,7 +56,10 @@ describe('Idempotency-Key on POST /v1/pets', () => {
   test('the same key with a different body answers 422 idempotency_key_reused and stores nothing', async () => {
     const key = freshKey();
     expect((await createPet(key, { name: 'First body', categoryId: 1 })).status).toBe(201);
-    await expectRefusedUnchanged(api, 'pets', () => createPet(key, { name: 'Second body', categoryId: 1 }), { status: 422, code: 'idempotency_key_reused' });
+    await expectRefusedUnchanged(api, 'pets', () => createPet(key, { name: 'Second body', categoryId: 1 }), {
+      status: 422,
+      code: 'idempotency_key_reused',
+    });
   });
 
   test('50 concurrent duplicates store exactly one pet and all answer it: one original, 49 replays', async () => {
@@ -108,14 +119,18 @@ describe('Idempotency-Key on POST /v1/pets', () => {
 test('Idempotency-Key sent twice answers 400 instead of becoming the joined key "a,b", and stores nothing', async () => {
   const body = '{"name":"Twice keyed","categoryId":1}';
   const send = async () => {
-    const answer = await rawRequest(api.origin, [
-      'POST /v1/pets HTTP/1.1',
-      `host: ${new URL(api.origin).host}`,
-      `authorization: Bearer ${api.key}`,
-      'content-type: application/json',
-      `idempotency-key: ${freshKey()}`,
-      `idempotency-key: ${freshKey()}`,
-    ], body);
+    const answer = await rawRequest(
+      api.origin,
+      [
+        'POST /v1/pets HTTP/1.1',
+        `host: ${new URL(api.origin).host}`,
+        `authorization: Bearer ${api.key}`,
+        'content-type: application/json',
+        `idempotency-key: ${freshKey()}`,
+        `idempotency-key: ${freshKey()}`,
+      ],
+      body,
+    );
     const headers = new Headers(answer.headers);
     const result = { status: answer.status, headers, text: answer.body, json: JSON.parse(answer.body) as unknown };
     assertHonoursContract({ method: 'POST', url: `${api.petsBaseUrl}/pets` }, result);
@@ -161,7 +176,11 @@ describe('Idempotency-Key on POST /messages', () => {
       const petReplay = await createPet(pet, { name: `Interleaved ${index}`, categoryId: 2 });
       const messageReplay = await sendMessage(message, index);
       expect([petReplay.status, petReplay.headers.get('idempotent-replayed'), petReplay.json]).toEqual([201, 'true', original.pet.json]);
-      expect([messageReplay.status, messageReplay.headers.get('idempotent-replayed'), messageReplay.json]).toEqual([202, 'true', original.message.json]);
+      expect([messageReplay.status, messageReplay.headers.get('idempotent-replayed'), messageReplay.json]).toEqual([
+        202,
+        'true',
+        original.message.json,
+      ]);
     }
   });
 });

@@ -15,7 +15,9 @@ const STATUS_OF = (index: number): PetStatus => (['available', 'sold', 'pending'
 beforeAll(async () => {
   // 45 pets: 11 available, 23 sold (indexes 1, 3, 5 … mod 4 in {1,3}), 11 pending.
   for (let index = 0; index < 45; index++) {
-    const answer = await api.call('POST', '/v1/pets', { json: { name: `pet-${index}`, categoryId: 1 + (index % 3), status: STATUS_OF(index) } });
+    const answer = await api.call('POST', '/v1/pets', {
+      json: { name: `pet-${index}`, categoryId: 1 + (index % 3), status: STATUS_OF(index) },
+    });
     expect(answer.status).toBe(201);
     created.push(answer.json as Pet);
   }

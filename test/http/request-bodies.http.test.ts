@@ -12,7 +12,8 @@ const OPERATIONS = [
   { label: 'POST /messages', path: '/messages', table: 'messages', created: 202, body: (text: string) => `{"message":"${text}"}` },
 ] as const;
 
-const send = (path: string, body: string | Uint8Array, contentType: string) => api.call('POST', path, { body, headers: { 'content-type': contentType } });
+const send = (path: string, body: string | Uint8Array, contentType: string) =>
+  api.call('POST', path, { body, headers: { 'content-type': contentType } });
 
 describe.each(OPERATIONS)('$label', ({ path, table, created, body }) => {
   test.each([
@@ -64,6 +65,9 @@ describe.each(OPERATIONS)('$label', ({ path, table, created, body }) => {
   });
 
   test('refuses a body that starts with a byte order mark with 400 invalid_json', async () => {
-    await expectRefusedUnchanged(api, table, () => send(path, `\uFEFF${body('bom')}`, 'application/json'), { status: 400, code: 'invalid_json' });
+    await expectRefusedUnchanged(api, table, () => send(path, `\uFEFF${body('bom')}`, 'application/json'), {
+      status: 400,
+      code: 'invalid_json',
+    });
   });
 });

@@ -24,7 +24,12 @@ describe('POST /messages', () => {
     expect(answer.status).toBe(202);
     expect(answer.headers.get('content-type')).toBe('application/json');
     const message = answer.json as Message;
-    expect(message).toEqual({ id: expect.stringMatching(ULID), message: 'hi', status: 'queued', createdAt: expect.stringMatching(ISO_UTC_MILLIS) });
+    expect(message).toEqual({
+      id: expect.stringMatching(ULID),
+      message: 'hi',
+      status: 'queued',
+      createdAt: expect.stringMatching(ISO_UTC_MILLIS),
+    });
     expect(Date.parse(message.createdAt)).toBeGreaterThanOrEqual(before - 1);
 
     const stored = (await api.scan('messages')).find((item) => item.id === message.id);
@@ -83,7 +88,12 @@ describe('POST /messages refuses bad input with 400 and stores nothing', () => {
     ['an unknown field', () => submit({ message: 'hi', priority: 1 }), 'invalid_request', /unknown field 'priority'/],
     ['a text/plain content type', () => submitRaw('{"message":"hi"}', 'text/plain'), 'unsupported_media_type', /application\/json/],
     ['no content type', () => submitRaw(new TextEncoder().encode('{"message":"hi"}')), 'unsupported_media_type', /application\/json/],
-    ['a form content type', () => submitRaw('message=hi', 'application/x-www-form-urlencoded'), 'unsupported_media_type', /application\/json/],
+    [
+      'a form content type',
+      () => submitRaw('message=hi', 'application/x-www-form-urlencoded'),
+      'unsupported_media_type',
+      /application\/json/,
+    ],
   ];
 
   test.each(cases)('%s', async (_label, send, code, message) => {
@@ -91,7 +101,10 @@ describe('POST /messages refuses bad input with 400 and stores nothing', () => {
   });
 
   test('a 1 MB body answers 413 payload_too_large', async () => {
-    await expectRefusedUnchanged(api, 'messages', () => submit({ message: 'x'.repeat(1024 * 1024) }), { status: 413, code: 'payload_too_large' });
+    await expectRefusedUnchanged(api, 'messages', () => submit({ message: 'x'.repeat(1024 * 1024) }), {
+      status: 413,
+      code: 'payload_too_large',
+    });
   });
 });
 
@@ -101,7 +114,11 @@ describe('POST /messages authentication comes first', () => {
     ['an invalid key', { authorization: 'Bearer pst_invalidinvalidinvalidinvalidinvalidinvali' }],
     ['a non-bearer header', { authorization: 'Basic dXNlcjpwYXNz' }],
   ])('%s answers 401, even with an invalid body', async (_label, headers) => {
-    const answer = await api.call('POST', '/messages', { key: null, headers: { ...headers, 'content-type': 'text/plain' }, body: 'not json' });
+    const answer = await api.call('POST', '/messages', {
+      key: null,
+      headers: { ...headers, 'content-type': 'text/plain' },
+      body: 'not json',
+    });
     expectError(answer, 401, 'unauthorized');
   });
 });

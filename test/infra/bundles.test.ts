@@ -87,7 +87,14 @@ beforeAll(async () => {
   await Promise.all(
     [...ENTRIES, LOGS_AN_ERROR_ENTRY].map(async (entry, position) => {
       const outfile = join(outDir, String(position), LAMBDA_BUNDLE_FILE);
-      const result = await build({ ...LAMBDA_BUNDLE_OPTIONS, entryPoints: [join(PROJECT_ROOT, entry)], outfile, absWorkingDir: PROJECT_ROOT, metafile: true, logLevel: 'silent' });
+      const result = await build({
+        ...LAMBDA_BUNDLE_OPTIONS,
+        entryPoints: [join(PROJECT_ROOT, entry)],
+        outfile,
+        absWorkingDir: PROJECT_ROOT,
+        metafile: true,
+        logLevel: 'silent',
+      });
       warnings.push(...(await formatMessages(result.warnings, { kind: 'warning' })).map((text) => `${entry}: ${text}`));
       bundles.set(entry, outfile);
       inputs.set(entry, Object.keys(result.metafile.inputs));
@@ -115,11 +122,16 @@ it("every alias of lib/bundling.ts still matches the SDK's imports: the stand-in
   for (const entry of ENTRIES.filter((candidate) => candidate !== NOT_FOUND_ENTRY)) {
     const bundled = inputs.get(entry) ?? [];
     // Every function with a DynamoDB client pulls both in; an SDK upgrade that renames the import escapes the alias.
-    expect([entry, bundled.filter((file) => file.startsWith('lambda/shared/') && /env-credentials-provider|no-event-streams/.test(file)).sort()]).toEqual([
+    expect([
       entry,
-      ['lambda/shared/bundle-shims/no-event-streams.ts', 'lambda/shared/env-credentials-provider.ts'],
-    ]);
-    expect([entry, bundled.filter((file) => /@aws-sdk\/credential-provider-(node|ini|sso|process|web-identity)\/|\/submodules\/event-streams\//.test(file))]).toEqual([entry, []]);
+      bundled.filter((file) => file.startsWith('lambda/shared/') && /env-credentials-provider|no-event-streams/.test(file)).sort(),
+    ]).toEqual([entry, ['lambda/shared/bundle-shims/no-event-streams.ts', 'lambda/shared/env-credentials-provider.ts']]);
+    expect([
+      entry,
+      bundled.filter((file) =>
+        /@aws-sdk\/credential-provider-(node|ini|sso|process|web-identity)\/|\/submodules\/event-streams\//.test(file),
+      ),
+    ]).toEqual([entry, []]);
   }
 });
 
@@ -128,7 +140,7 @@ it('the bundled authorizer lets a request without Authorization through as anony
   expect(result).toEqual({ isAuthorized: true, context: { authenticated: false, reason: 'missing' } });
 }, 30_000);
 
-it('the bundled not-found function answers an anonymous caller with the spec\'s 401 body', async () => {
+it("the bundled not-found function answers an anonymous caller with the spec's 401 body", async () => {
   const event = {
     version: '2.0',
     routeKey: '$default',
@@ -144,7 +156,7 @@ it('the bundled not-found function answers an anonymous caller with the spec\'s 
   expect(JSON.parse(response.body)).toMatchObject({ code: 'unauthorized', status: 401 });
 }, 30_000);
 
-it('a bundled function logs an error\'s stack with TypeScript source positions, read from the shipped source map', async () => {
+it("a bundled function logs an error's stack with TypeScript source positions, read from the shipped source map", async () => {
   const { logs } = await runBundle(LOGS_AN_ERROR_ENTRY, {});
   expect(logs).toHaveLength(1);
   const { error } = logs[0] as { error: { message: string; stack: string; location: string } };
@@ -170,7 +182,11 @@ it('a bundled handler answers its first request from DynamoDB without reading AW
       rawQueryString: '',
       headers: {},
       pathParameters: { petId: '42' },
-      requestContext: { requestId: 'first', http: { method: 'GET', path: '/v1/pets/42' }, authorizer: { lambda: { authenticated: true, accountId: 'acct_bundle', keyId: 'key_bundle' } } },
+      requestContext: {
+        requestId: 'first',
+        http: { method: 'GET', path: '/v1/pets/42' },
+        authorizer: { lambda: { authenticated: true, accountId: 'acct_bundle', keyId: 'key_bundle' } },
+      },
       isBase64Encoded: false,
     };
     const getPet = DEPLOYED_FUNCTIONS.find((fn) => fn.name === 'getPet')?.entry as string;

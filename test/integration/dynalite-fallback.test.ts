@@ -31,9 +31,12 @@ afterAll(async () => {
 test('pets: create, collision refusal, get, filtered and unfiltered pages reach every pet once', async () => {
   let next = 1;
   const pets = new DynamoPetRepository(db, tables.pets, { nextId: () => next++ });
-  for (let index = 0; index < 9; index++) await pets.create({ name: `p${index}`, categoryId: 1, status: index % 3 === 0 ? 'sold' : 'available' });
+  for (let index = 0; index < 9; index++)
+    await pets.create({ name: `p${index}`, categoryId: 1, status: index % 3 === 0 ? 'sold' : 'available' });
   next = 1;
-  await expect(new DynamoPetRepository(db, tables.pets, { nextId: () => 1 }).create({ name: 'dup', categoryId: 1 })).rejects.toThrow(/no free pet id/);
+  await expect(new DynamoPetRepository(db, tables.pets, { nextId: () => 1 }).create({ name: 'dup', categoryId: 1 })).rejects.toThrow(
+    /no free pet id/,
+  );
   expect(await pets.get(1)).toEqual({ id: 1, name: 'p0', categoryId: 1, status: 'sold' });
 
   const readAll = async (status?: 'sold') => {
@@ -72,7 +75,9 @@ test('Idempotency-Key writes: claim, repeat, a taken id moved to a fresh one, a 
   const keyed = { id: 102, name: 'keyed', categoryId: 2, status: 'available' };
   expect(await pets.create(body, once)).toEqual({ value: keyed, replayed: false });
   expect(await pets.create(body, once)).toEqual({ value: keyed, replayed: true });
-  await expect(pets.create({ name: 'other', categoryId: 2 }, claimFor('createPet', 'acct_f', 'fallback-key', { name: 'other', categoryId: 2 }))).rejects.toMatchObject({
+  await expect(
+    pets.create({ name: 'other', categoryId: 2 }, claimFor('createPet', 'acct_f', 'fallback-key', { name: 'other', categoryId: 2 })),
+  ).rejects.toMatchObject({
     status: 422,
   });
   expect(await pets.get(102)).toMatchObject({ name: 'keyed' });

@@ -53,7 +53,13 @@ describe('putIfAbsent (the write under every create)', () => {
   });
 
   test("another request's item, equal in every attribute but its write token, is refused, not taken for our own", async () => {
-    const { writeToken: _token, ...attributes } = withWriteToken({ id: 79, name: 'twin', categoryId: 1, status: 'sold', createdAt: '2026-01-01T00:00:00.000Z' });
+    const { writeToken: _token, ...attributes } = withWriteToken({
+      id: 79,
+      name: 'twin',
+      categoryId: 1,
+      status: 'sold',
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
     expect(await putIfAbsent(db, table, 'id', withWriteToken(attributes))).toBe('stored');
     expect(await putIfAbsent(db, table, 'id', withWriteToken(attributes))).toBe('taken');
   });

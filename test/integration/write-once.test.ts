@@ -24,11 +24,13 @@ const named = async (name: string) => (await scan(tables.pets)).filter((item) =>
 let nextKey = 0;
 const claim = (body: unknown, key = `key-${nextKey++}`) => claimFor('createPet', 'acct_once', key, body);
 /** Ids handed out in order, so a test knows which id each attempt drew. */
-const idsFrom = (...ids: number[]) => () => {
-  const id = ids.shift();
-  if (id === undefined) throw new Error('test ran out of ids');
-  return id;
-};
+const idsFrom =
+  (...ids: number[]) =>
+  () => {
+    const id = ids.shift();
+    if (id === undefined) throw new Error('test ran out of ids');
+    return id;
+  };
 describe('writeOnce through DynamoPetRepository.create with a claim', () => {
   test('the first request stores the pet and answers; a repeat stores nothing and answers the same, marked as replayed', async () => {
     const body = { name: 'Once', categoryId: 1 };
@@ -58,7 +60,10 @@ describe('writeOnce through DynamoPetRepository.create with a claim', () => {
     await expect(broken.create(body, once)).rejects.toThrow(/resource not found|non-existent table/i);
     expect(await named('Cut off')).toEqual([]);
 
-    const retry = await new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_299), idempotencyTable: tables.idempotency }).create(body, once);
+    const retry = await new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_299), idempotencyTable: tables.idempotency }).create(
+      body,
+      once,
+    );
     expect(retry).toEqual({ value: { id: 5_201, name: 'Cut off', categoryId: 2, status: 'available' }, replayed: true });
     expect(await named('Cut off')).toEqual([expect.objectContaining({ id: 5_201 })]);
   });
@@ -79,7 +84,12 @@ describe('writeOnce through DynamoPetRepository.create with a claim', () => {
     const body = { name: 'Crowd', categoryId: 4 };
     const once = claim(body);
     const results = await Promise.all(
-      Array.from({ length: 30 }, (_, index) => new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_400 + index), idempotencyTable: tables.idempotency }).create(body, once)),
+      Array.from({ length: 30 }, (_, index) =>
+        new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_400 + index), idempotencyTable: tables.idempotency }).create(
+          body,
+          once,
+        ),
+      ),
     );
     const stored = await named('Crowd');
     expect(stored).toHaveLength(1);
@@ -109,8 +119,14 @@ test('DynamoMessageRepository.enqueue with a claim: a retry after a failed messa
   const once = claimFor('submitMessage', caller.accountId, 'message-key', { message: 'hello once' });
   const ids = ['01JMSG0000000000000000000A', '01JMSG0000000000000000000B'];
   const nextId = () => ids.shift() as string;
-  await expect(new DynamoMessageRepository(db, 'no-such-table', { nextId, idempotencyTable: tables.idempotency }).enqueue('hello once', caller, once)).rejects.toThrow();
-  const retry = await new DynamoMessageRepository(db, tables.messages, { nextId, idempotencyTable: tables.idempotency }).enqueue('hello once', caller, once);
+  await expect(
+    new DynamoMessageRepository(db, 'no-such-table', { nextId, idempotencyTable: tables.idempotency }).enqueue('hello once', caller, once),
+  ).rejects.toThrow();
+  const retry = await new DynamoMessageRepository(db, tables.messages, { nextId, idempotencyTable: tables.idempotency }).enqueue(
+    'hello once',
+    caller,
+    once,
+  );
   expect(retry).toEqual({ value: expect.objectContaining({ id: '01JMSG0000000000000000000A', message: 'hello once' }), replayed: true });
   expect((await scan(tables.messages)).filter((item) => item.message === 'hello once')).toEqual([
     expect.objectContaining({ id: '01JMSG0000000000000000000A', accountId: 'acct_once', status: 'queued' }),

@@ -47,129 +47,140 @@ async function scanAll(table: string): Promise<Record<string, unknown>[]> {
 }
 
 const checks = `no 5xx, no lost or extra writes,${SECONDS >= MEMORY_CHECK_MIN_SECONDS ? ' flat memory,' : ''} durable across restart`;
-test(`${SECONDS} s of mixed traffic at ${CONNECTIONS} connections: ${checks}`, async () => {
-  const server = await startLocalServerProcess({ PETSTORE_DATA_DIR: dataDir, PETSTORE_DEV_API_KEY: key });
-  const pid = server.child.pid as number;
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const seed = await fetch(`${server.petsBaseUrl}/pets`, { method: 'POST', headers, body: '{"name":"seed","categoryId":1}' });
-  const seedId = ((await seed.json()) as { id: number }).id;
+test(
+  `${SECONDS} s of mixed traffic at ${CONNECTIONS} connections: ${checks}`,
+  async () => {
+    const server = await startLocalServerProcess({ PETSTORE_DATA_DIR: dataDir, PETSTORE_DEV_API_KEY: key });
+    const pid = server.child.pid as number;
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const seed = await fetch(`${server.petsBaseUrl}/pets`, { method: 'POST', headers, body: '{"name":"seed","categoryId":1}' });
+    const seedId = ((await seed.json()) as { id: number }).id;
 
-  const sent = { pets: new Set<string>(), messages: new Set<string>() };
-  const acked = { pets: new Set<string>(['seed']), messages: new Set<string>() };
-  const statuses = new Map<number, number>();
-  let sequence = 0;
-  const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
-  const run = (seconds: number) =>
-    autocannon({
-      url: server.origin,
-      connections: CONNECTIONS,
-      duration: seconds,
-      headers,
-      requests: [
-        {
-          method: 'POST',
-          path: '/v1/pets',
-          setupRequest: (request, context: object) => {
-            const name = `load-${sequence++}`;
-            sent.pets.add(name);
-            (context as Record<string, unknown>).name = name;
-            return { ...request, body: JSON.stringify({ name, categoryId: 1 + (sequence % 5), status: (['available', 'pending', 'sold'] as const)[sequence % 3] }) };
+    const sent = { pets: new Set<string>(), messages: new Set<string>() };
+    const acked = { pets: new Set<string>(['seed']), messages: new Set<string>() };
+    const statuses = new Map<number, number>();
+    let sequence = 0;
+    const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    const run = (seconds: number) =>
+      autocannon({
+        url: server.origin,
+        connections: CONNECTIONS,
+        duration: seconds,
+        headers,
+        requests: [
+          {
+            method: 'POST',
+            path: '/v1/pets',
+            setupRequest: (request, context: object) => {
+              const name = `load-${sequence++}`;
+              sent.pets.add(name);
+              (context as Record<string, unknown>).name = name;
+              return {
+                ...request,
+                body: JSON.stringify({
+                  name,
+                  categoryId: 1 + (sequence % 5),
+                  status: (['available', 'pending', 'sold'] as const)[sequence % 3],
+                }),
+              };
+            },
+            onResponse: (status, _body, context: object) => {
+              count(status);
+              if (status === 201) acked.pets.add((context as Record<string, unknown>).name as string);
+            },
           },
-          onResponse: (status, _body, context: object) => {
-            count(status);
-            if (status === 201) acked.pets.add((context as Record<string, unknown>).name as string);
+          { method: 'GET', path: '/v1/pets?status=sold&limit=20', onResponse: (status) => count(status) },
+          { method: 'GET', path: `/v1/pets/${seedId}`, onResponse: (status) => count(status) },
+          {
+            method: 'POST',
+            path: '/messages',
+            setupRequest: (request, context: object) => {
+              const message = `load message ${sequence++}`;
+              sent.messages.add(message);
+              (context as Record<string, unknown>).message = message;
+              return { ...request, body: JSON.stringify({ message }) };
+            },
+            onResponse: (status, _body, context: object) => {
+              count(status);
+              if (status === 202) acked.messages.add((context as Record<string, unknown>).message as string);
+            },
           },
-        },
-        { method: 'GET', path: '/v1/pets?status=sold&limit=20', onResponse: (status) => count(status) },
-        { method: 'GET', path: `/v1/pets/${seedId}`, onResponse: (status) => count(status) },
-        {
-          method: 'POST',
-          path: '/messages',
-          setupRequest: (request, context: object) => {
-            const message = `load message ${sequence++}`;
-            sent.messages.add(message);
-            (context as Record<string, unknown>).message = message;
-            return { ...request, body: JSON.stringify({ message }) };
-          },
-          onResponse: (status, _body, context: object) => {
-            count(status);
-            if (status === 202) acked.messages.add((context as Record<string, unknown>).message as string);
-          },
-        },
-        { method: 'GET', path: '/v1/pets?limit=50', onResponse: (status) => count(status) },
-      ],
-    });
+          { method: 'GET', path: '/v1/pets?limit=50', onResponse: (status) => count(status) },
+        ],
+      });
 
-  await run(WARM_UP_SECONDS);
-  // V8 grows its heap for a while under load before it levels off (here ~300 MB after ~25 s); a leak
-  // keeps growing. So the second half of the run may not grow past the first half's peak.
-  const samples: number[] = [rssMegabytes(pid)];
-  const sampler = setInterval(() => samples.push(rssMegabytes(pid)), 1_000);
-  let result: autocannon.Result;
-  try {
-    result = await run(SECONDS);
-  } finally {
-    clearInterval(sampler);
-  }
-  samples.push(rssMegabytes(pid));
-  const [rssStart, rssEnd] = [samples[0] as number, samples.at(-1) as number];
-  const half = Math.floor(samples.length / 2);
-  const firstHalfPeak = Math.max(...samples.slice(0, half));
-  const secondHalfPeak = Math.max(...samples.slice(half));
-
-  const fiveHundreds = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
-  console.log(
-    [
-      `load: ${result.requests.total} requests in ${SECONDS} s (${result.requests.average.toFixed(0)} req/s), p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`,
-      `statuses (warm-up included): ${JSON.stringify(Object.fromEntries(statuses))}, errors ${result.errors}, timeouts ${result.timeouts}`,
-      `server RSS: ${rssStart.toFixed(0)} MB after warm-up, ${rssEnd.toFixed(0)} MB at the end (peak ${firstHalfPeak.toFixed(0)} MB in the first half, ${secondHalfPeak.toFixed(0)} MB in the second)`,
-      `acknowledged writes: ${acked.pets.size} pets, ${acked.messages.size} messages`,
-    ].join('\n'),
-  );
-  expect(fiveHundreds).toBe(0);
-  expect(result.errors).toBe(0);
-  expect([...statuses.keys()].sort()).toEqual([200, 201, 202]);
-  expect(acked.pets.size).toBeGreaterThan(100);
-  // Whether memory stays flat shows only once the heap has settled: the soak's 60 s tell, 10 s do not.
-  if (SECONDS >= MEMORY_CHECK_MIN_SECONDS) expect(secondHalfPeak).toBeLessThan(firstHalfPeak * 1.15 + 20);
-
-  /** Stored = acknowledged + at most one in-flight request per connection at each hang-up. */
-  const expectDurable = (stored: Set<string>, ackedSet: Set<string>, sentSet: Set<string>) => {
-    for (const name of ackedSet) expect(stored).toContain(name);
-    const unacknowledged = [...stored].filter((name) => !ackedSet.has(name));
-    for (const name of unacknowledged) expect(sentSet).toContain(name);
-    expect(unacknowledged.length).toBeLessThanOrEqual(2 * CONNECTIONS);
-  };
-  const storedPetNames = async () => new Set((await scanAll(tables.pets)).map((item) => item.name as string));
-  const storedMessages = async () => new Set((await scanAll(tables.messages)).map((item) => item.message as string));
-  /**
-   * Requests the load generator hung up on may still be finishing in the server, so the snapshot to
-   * compare after the restart is taken once the stored data has stopped changing: three equal scans
-   * in a row, a second apart (in-flight requests end within the 10 s function timeout).
-   */
-  const settled = async <T>(read: () => Promise<Set<T>>): Promise<Set<T>> => {
-    const deadline = Date.now() + 20_000;
-    let last = await read();
-    for (let equalInARow = 1; equalInARow < 3; ) {
-      if (Date.now() > deadline) throw new Error('stored data still changing 20 s after the load ended');
-      await new Promise((wake) => setTimeout(wake, 1_000));
-      const next = await read();
-      equalInARow = next.size === last.size && [...next].every((item) => last.has(item)) ? equalInARow + 1 : 1;
-      last = next;
+    await run(WARM_UP_SECONDS);
+    // V8 grows its heap for a while under load before it levels off (here ~300 MB after ~25 s); a leak
+    // keeps growing. So the second half of the run may not grow past the first half's peak.
+    const samples: number[] = [rssMegabytes(pid)];
+    const sampler = setInterval(() => samples.push(rssMegabytes(pid)), 1_000);
+    let result: autocannon.Result;
+    try {
+      result = await run(SECONDS);
+    } finally {
+      clearInterval(sampler);
     }
-    return last;
-  };
-  const petsBefore = await settled(storedPetNames);
-  const messagesBefore = await settled(storedMessages);
-  expectDurable(petsBefore, acked.pets, sent.pets);
-  expectDurable(messagesBefore, acked.messages, sent.messages);
+    samples.push(rssMegabytes(pid));
+    const [rssStart, rssEnd] = [samples[0] as number, samples.at(-1) as number];
+    const half = Math.floor(samples.length / 2);
+    const firstHalfPeak = Math.max(...samples.slice(0, half));
+    const secondHalfPeak = Math.max(...samples.slice(half));
 
-  expect(await server.stop()).toBe(0);
-  const again = await startLocalServerProcess({ PETSTORE_DATA_DIR: dataDir, PETSTORE_DEV_API_KEY: key });
-  try {
-    expect(await storedPetNames()).toEqual(petsBefore);
-    expect(await storedMessages()).toEqual(messagesBefore);
-  } finally {
-    expect(await again.stop()).toBe(0);
-  }
-}, (SECONDS + 180) * 1000);
+    const fiveHundreds = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
+    console.log(
+      [
+        `load: ${result.requests.total} requests in ${SECONDS} s (${result.requests.average.toFixed(0)} req/s), p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`,
+        `statuses (warm-up included): ${JSON.stringify(Object.fromEntries(statuses))}, errors ${result.errors}, timeouts ${result.timeouts}`,
+        `server RSS: ${rssStart.toFixed(0)} MB after warm-up, ${rssEnd.toFixed(0)} MB at the end (peak ${firstHalfPeak.toFixed(0)} MB in the first half, ${secondHalfPeak.toFixed(0)} MB in the second)`,
+        `acknowledged writes: ${acked.pets.size} pets, ${acked.messages.size} messages`,
+      ].join('\n'),
+    );
+    expect(fiveHundreds).toBe(0);
+    expect(result.errors).toBe(0);
+    expect([...statuses.keys()].sort()).toEqual([200, 201, 202]);
+    expect(acked.pets.size).toBeGreaterThan(100);
+    // Whether memory stays flat shows only once the heap has settled: the soak's 60 s tell, 10 s do not.
+    if (SECONDS >= MEMORY_CHECK_MIN_SECONDS) expect(secondHalfPeak).toBeLessThan(firstHalfPeak * 1.15 + 20);
+
+    /** Stored = acknowledged + at most one in-flight request per connection at each hang-up. */
+    const expectDurable = (stored: Set<string>, ackedSet: Set<string>, sentSet: Set<string>) => {
+      for (const name of ackedSet) expect(stored).toContain(name);
+      const unacknowledged = [...stored].filter((name) => !ackedSet.has(name));
+      for (const name of unacknowledged) expect(sentSet).toContain(name);
+      expect(unacknowledged.length).toBeLessThanOrEqual(2 * CONNECTIONS);
+    };
+    const storedPetNames = async () => new Set((await scanAll(tables.pets)).map((item) => item.name as string));
+    const storedMessages = async () => new Set((await scanAll(tables.messages)).map((item) => item.message as string));
+    /**
+     * Requests the load generator hung up on may still be finishing in the server, so the snapshot to
+     * compare after the restart is taken once the stored data has stopped changing: three equal scans
+     * in a row, a second apart (in-flight requests end within the 10 s function timeout).
+     */
+    const settled = async <T>(read: () => Promise<Set<T>>): Promise<Set<T>> => {
+      const deadline = Date.now() + 20_000;
+      let last = await read();
+      for (let equalInARow = 1; equalInARow < 3;) {
+        if (Date.now() > deadline) throw new Error('stored data still changing 20 s after the load ended');
+        await new Promise((wake) => setTimeout(wake, 1_000));
+        const next = await read();
+        equalInARow = next.size === last.size && [...next].every((item) => last.has(item)) ? equalInARow + 1 : 1;
+        last = next;
+      }
+      return last;
+    };
+    const petsBefore = await settled(storedPetNames);
+    const messagesBefore = await settled(storedMessages);
+    expectDurable(petsBefore, acked.pets, sent.pets);
+    expectDurable(messagesBefore, acked.messages, sent.messages);
+
+    expect(await server.stop()).toBe(0);
+    const again = await startLocalServerProcess({ PETSTORE_DATA_DIR: dataDir, PETSTORE_DEV_API_KEY: key });
+    try {
+      expect(await storedPetNames()).toEqual(petsBefore);
+      expect(await storedMessages()).toEqual(messagesBefore);
+    } finally {
+      expect(await again.stop()).toBe(0);
+    }
+  },
+  (SECONDS + 180) * 1000,
+);

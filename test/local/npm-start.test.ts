@@ -18,7 +18,11 @@ const start = (env: Record<string, string> = {}) => startLocalServerProcess({ PE
 const stop = (running: LocalServerProcess) => running.stop();
 
 const keysCli = (...args: string[]) =>
-  spawnSync(TSX, ['scripts/keys.ts', ...args, '--json'], { cwd: ROOT, env: { ...process.env, PETSTORE_DATA_DIR: dataDir }, encoding: 'utf8' });
+  spawnSync(TSX, ['scripts/keys.ts', ...args, '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, PETSTORE_DATA_DIR: dataDir },
+    encoding: 'utf8',
+  });
 
 test('npm start serves the API with the given dev key, stops cleanly on SIGTERM and keeps data across restarts', async () => {
   const first = await start({ PETSTORE_DEV_API_KEY: devKey });
@@ -27,10 +31,18 @@ test('npm start serves the API with the given dev key, stops cleanly on SIGTERM 
   expect(first.output()).toContain(`Messages base URL: ${first.origin}`);
 
   const auth = { authorization: `Bearer ${devKey}` };
-  const created = await fetch(`${first.petsBaseUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"Survivor","categoryId":4}' });
+  const created = await fetch(`${first.petsBaseUrl}/pets`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: '{"name":"Survivor","categoryId":4}',
+  });
   expect(created.status).toBe(201);
   const pet = (await created.json()) as { id: number };
-  const message = await fetch(`${first.origin}/messages`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"message":"hi"}' });
+  const message = await fetch(`${first.origin}/messages`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: '{"message":"hi"}',
+  });
   expect(message.status).toBe(202);
 
   // The keys CLI talks to the running server's engine: a key it issues works at once.

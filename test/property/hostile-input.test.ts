@@ -14,28 +14,70 @@ const ERROR_STATUSES = new Set([400, 401, 404, 413, 422]);
 
 /** Any UTF-16 code unit, so lone surrogates and NUL appear. */
 const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
-const anyText = fc.oneof(fc.string({ unit: codeUnit, maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ unit: codeUnit, minLength: 190, maxLength: 12_000 }));
+const anyText = fc.oneof(
+  fc.string({ unit: codeUnit, maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ unit: codeUnit, minLength: 190, maxLength: 12_000 }),
+);
 const edgeNumberText = fc.oneof(
-  fc.constantFrom('9007199254740991', '9007199254740992', '9007199254740993', '-9007199254740993', '0', '-0', '1e308', '1e309', '-1', '1.0', '2.5', '1e3', '0.1e1', '123456789012345678901234567890'),
+  fc.constantFrom(
+    '9007199254740991',
+    '9007199254740992',
+    '9007199254740993',
+    '-9007199254740993',
+    '0',
+    '-0',
+    '1e308',
+    '1e309',
+    '-1',
+    '1.0',
+    '2.5',
+    '1e3',
+    '0.1e1',
+    '123456789012345678901234567890',
+  ),
   fc.integer().map(String),
   fc.double().filter(Number.isFinite).map(String),
 );
 const jsonText = (value: unknown): string => JSON.stringify(value ?? null);
-const fieldValue = fc.oneof(fc.jsonValue({ maxDepth: 2 }).map(jsonText), anyText.map(jsonText), edgeNumberText, fc.constantFrom('true', 'null', '[]', '{}'));
-const fieldName = fc.oneof(fc.constantFrom('name', 'categoryId', 'status', 'id', 'message', '__proto__', 'constructor', 'prototype', 'toString'), fc.string({ maxLength: 12 }));
+const fieldValue = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }).map(jsonText),
+  anyText.map(jsonText),
+  edgeNumberText,
+  fc.constantFrom('true', 'null', '[]', '{}'),
+);
+const fieldName = fc.oneof(
+  fc.constantFrom('name', 'categoryId', 'status', 'id', 'message', '__proto__', 'constructor', 'prototype', 'toString'),
+  fc.string({ maxLength: 12 }),
+);
 
 /** A JSON object written by hand, so duplicate and `__proto__` keys survive into the request text. */
-const objectText = fc.array(fc.tuple(fieldName, fieldValue), { maxLength: 6 }).map((fields) => `{${fields.map(([name, value]) => `${jsonText(name)}:${value}`).join(',')}}`);
+const objectText = fc
+  .array(fc.tuple(fieldName, fieldValue), { maxLength: 6 })
+  .map((fields) => `{${fields.map(([name, value]) => `${jsonText(name)}:${value}`).join(',')}}`);
 const bodyText = fc.oneof(
   objectText,
   fc.jsonValue({ maxDepth: 3 }).map(jsonText),
   anyText, // mostly not JSON at all
   fc.constantFrom('', ' ', '{', '{"name":', 'null', '[]', '"x"', '{"name":"a","categoryId":1}{"x":1}', '\u0000'),
-  fc.tuple(fieldValue, fieldValue, fc.constantFrom('available', 'pending', 'sold', 'lost')).map(([name, category, status]) => `{"name":${name},"categoryId":${category},"status":"${status}"}`),
+  fc
+    .tuple(fieldValue, fieldValue, fc.constantFrom('available', 'pending', 'sold', 'lost'))
+    .map(([name, category, status]) => `{"name":${name},"categoryId":${category},"status":"${status}"}`),
 );
-const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/problem+json', 'APPLICATION/JSON');
+const contentType = fc.constantFrom(
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/problem+json',
+  'APPLICATION/JSON',
+);
 const headerValue = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 60 });
-const extraHeaders = fc.dictionary(fc.constantFrom('x-anything', 'idempotency-key', 'accept', 'x-forwarded-proto', 'content-encoding', 'cookie', 'x-amzn-trace-id'), headerValue, { maxKeys: 3 });
+const extraHeaders = fc.dictionary(
+  fc.constantFrom('x-anything', 'idempotency-key', 'accept', 'x-forwarded-proto', 'content-encoding', 'cookie', 'x-amzn-trace-id'),
+  headerValue,
+  { maxKeys: 3 },
+);
 /** Percent-encodes any UTF-16, sending a lone surrogate as the (invalid UTF-8) bytes it would take. */
 const encodeAny = (text: string): string =>
   Array.from(text, (char) => {
@@ -47,10 +89,18 @@ const encodeAny = (text: string): string =>
     }
   }).join('');
 const rawQuery = fc.oneof(
-  fc.array(fc.tuple(fc.constantFrom('limit', 'status', 'cursor', 'x', 'limit', '__proto__', ''), fc.oneof(edgeNumberText, anyText, fc.constantFrom('sold', 'available', 'SOLD', '%', '%zz'))), { maxLength: 4 }).map((pairs) =>
-    pairs.map(([name, value]) => `${encodeAny(name)}=${encodeAny(value).replace(/%25zz$/, '%zz')}`).join('&'),
-  ),
-  fc.string({ unit: fc.constantFrom('a', '=', '&', '%', '2', 'F', '+', 'é', ';'), maxLength: 30 }).map((text) => encodeURI(text).replace(/%25/g, '%')),
+  fc
+    .array(
+      fc.tuple(
+        fc.constantFrom('limit', 'status', 'cursor', 'x', 'limit', '__proto__', ''),
+        fc.oneof(edgeNumberText, anyText, fc.constantFrom('sold', 'available', 'SOLD', '%', '%zz')),
+      ),
+      { maxLength: 4 },
+    )
+    .map((pairs) => pairs.map(([name, value]) => `${encodeAny(name)}=${encodeAny(value).replace(/%25zz$/, '%zz')}`).join('&')),
+  fc
+    .string({ unit: fc.constantFrom('a', '=', '&', '%', '2', 'F', '+', 'é', ';'), maxLength: 30 })
+    .map((text) => encodeURI(text).replace(/%25/g, '%')),
 );
 
 async function snapshot(): Promise<string> {
@@ -79,7 +129,10 @@ test('POST /v1/pets with arbitrary bodies, content types and headers', async () 
 });
 
 test('POST /messages with arbitrary bodies, content types and headers', async () => {
-  const messageBody = fc.oneof(bodyText, fc.tuple(anyText, fc.boolean()).map(([text, extra]) => `{"message":${jsonText(text)}${extra ? ',"message":1' : ''}}`));
+  const messageBody = fc.oneof(
+    bodyText,
+    fc.tuple(anyText, fc.boolean()).map(([text, extra]) => `{"message":${jsonText(text)}${extra ? ',"message":1' : ''}}`),
+  );
   await fc.assert(
     fc.asyncProperty(messageBody, contentType, extraHeaders, async (body, type, headers) => {
       await expectSafe(() => api.call('POST', '/messages', { body, headers: { ...headers, 'content-type': type } }), [202]);
@@ -98,7 +151,10 @@ test('GET /v1/pets with arbitrary query strings', async () => {
 });
 
 test('GET /v1/pets/{petId} with arbitrary ids and query strings', async () => {
-  const petId = fc.oneof(edgeNumberText, fc.string({ unit: fc.constantFrom('1', '0', '-', '.', 'e', 'x', '%', '2', 'F', '~'), minLength: 1, maxLength: 25 }));
+  const petId = fc.oneof(
+    edgeNumberText,
+    fc.string({ unit: fc.constantFrom('1', '0', '-', '.', 'e', 'x', '%', '2', 'F', '~'), minLength: 1, maxLength: 25 }),
+  );
   await fc.assert(
     fc.asyncProperty(petId, fc.option(rawQuery), async (id, query) => {
       const path = `/v1/pets/${encodeAny(id).replace(/%25/g, '%')}${query === null ? '' : `?${query}`}`;
@@ -109,12 +165,26 @@ test('GET /v1/pets/{petId} with arbitrary ids and query strings', async () => {
 });
 
 test('any operation with arbitrary Authorization headers never gets past auth', async () => {
-  const authorization = fc.oneof(headerValue, headerValue.map((value) => `Bearer ${value}`), headerValue.map((value) => `bearer pst_${value}`));
-  const request = fc.constantFrom(['GET', '/v1/pets'], ['POST', '/v1/pets'], ['GET', '/v1/pets/1'], ['POST', '/messages'], ['PUT', '/anything']);
+  const authorization = fc.oneof(
+    headerValue,
+    headerValue.map((value) => `Bearer ${value}`),
+    headerValue.map((value) => `bearer pst_${value}`),
+  );
+  const request = fc.constantFrom(
+    ['GET', '/v1/pets'],
+    ['POST', '/v1/pets'],
+    ['GET', '/v1/pets/1'],
+    ['POST', '/messages'],
+    ['PUT', '/anything'],
+  );
   await fc.assert(
     fc.asyncProperty(authorization, request, async (value, [method, path]) => {
       const before = await snapshot();
-      const answer = await api.call(method, path, { key: null, headers: { authorization: value, 'content-type': 'application/json' }, ...(method === 'GET' ? {} : { body: '{"name":"a","categoryId":1,"message":"m"}' }) });
+      const answer = await api.call(method, path, {
+        key: null,
+        headers: { authorization: value, 'content-type': 'application/json' },
+        ...(method === 'GET' ? {} : { body: '{"name":"a","categoryId":1,"message":"m"}' }),
+      });
       expectError(answer, 401, 'unauthorized');
       expect(await snapshot()).toBe(before);
     }),

@@ -20,4 +20,5 @@ export async function freshTables(endpoint: string = testEndpoint()): Promise<{ 
   return { endpoint, tableNames };
 }
 
-export const testDocumentClient = (endpoint: string = testEndpoint()): ReturnType<typeof createDocumentClient> => createDocumentClient(endpoint);
+export const testDocumentClient = (endpoint: string = testEndpoint()): ReturnType<typeof createDocumentClient> =>
+  createDocumentClient(endpoint);

@@ -174,7 +174,12 @@ export interface Refusal {
 }
 
 /** A request that must be refused: the spec's error body, and `table` exactly as it was before. */
-export async function expectRefusedUnchanged(api: TestApi, table: keyof TableNames, send: () => Promise<ApiAnswer>, refusal: Refusal): Promise<void> {
+export async function expectRefusedUnchanged(
+  api: TestApi,
+  table: keyof TableNames,
+  send: () => Promise<ApiAnswer>,
+  refusal: Refusal,
+): Promise<void> {
   const before = await api.scan(table);
   const answer = await send();
   expectError(answer, refusal.status, refusal.code);

@@ -24,7 +24,12 @@ export async function mixedRound(api: TestApi, knownPetId: number): Promise<Roun
   };
   const results = await Promise.all([
     ...names.map((name, index) =>
-      timed(api.call('POST', '/v1/pets', { json: { name, categoryId: 1 }, ...(index === names.length - 1 ? { headers: { 'idempotency-key': `key-${name}` } } : {}) })),
+      timed(
+        api.call('POST', '/v1/pets', {
+          json: { name, categoryId: 1 },
+          ...(index === names.length - 1 ? { headers: { 'idempotency-key': `key-${name}` } } : {}),
+        }),
+      ),
     ),
     timed(api.call('POST', '/messages', { json: { message: `message-${sequence++}` } })),
     timed(api.call('GET', '/v1/pets?limit=5')),

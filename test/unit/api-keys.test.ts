@@ -12,7 +12,12 @@ describe('API keys', () => {
 
   test('are stored as their SHA-256 hash only', () => {
     const issued = issueApiKey({ accountId: 'acct_1', now: new Date('2026-01-02T03:04:05.000Z') });
-    expect(issued.record).toEqual({ keyHash: hashApiKey(issued.key), keyId: expect.stringMatching(/^key_[0-9a-f]{16}$/), accountId: 'acct_1', createdAt: '2026-01-02T03:04:05.000Z' });
+    expect(issued.record).toEqual({
+      keyHash: hashApiKey(issued.key),
+      keyId: expect.stringMatching(/^key_[0-9a-f]{16}$/),
+      accountId: 'acct_1',
+      createdAt: '2026-01-02T03:04:05.000Z',
+    });
     expect(JSON.stringify(issued.record)).not.toContain(issued.key);
     expect(hashApiKey('pst_x')).toMatch(/^[0-9a-f]{64}$/);
   });

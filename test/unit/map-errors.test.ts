@@ -11,7 +11,10 @@ const sdkError = (name: string, fields: Record<string, unknown>): Error => Objec
 describe('what a client sees for each kind of failure', () => {
   test.each([
     ['DynamoDB throttling', sdkError('ThrottlingException', { $fault: 'client', $metadata: { httpStatusCode: 400, attempts: 3 } })],
-    ['provisioned throughput exceeded', sdkError('ProvisionedThroughputExceededException', { $fault: 'client', $metadata: { httpStatusCode: 400 } })],
+    [
+      'provisioned throughput exceeded',
+      sdkError('ProvisionedThroughputExceededException', { $fault: 'client', $metadata: { httpStatusCode: 400 } }),
+    ],
     ['a DynamoDB server error', sdkError('InternalServerError', { $fault: 'server', $metadata: { httpStatusCode: 500 } })],
     ['a transport failure (no HTTP answer)', sdkError('Error', { $metadata: { attempts: 3, totalRetryDelay: 120 } })],
     ['a request timeout', sdkError('TimeoutError', {})],
@@ -20,7 +23,13 @@ describe('what a client sees for each kind of failure', () => {
   });
 
   test('a DynamoDB client error (our bug, e.g. a bad expression) is 500 internal_error without internals', () => {
-    const mapped = classify(sdkError('ValidationException', { $fault: 'client', $metadata: { httpStatusCode: 400 }, message: 'Invalid ProjectionExpression: secret detail' })).apiError;
+    const mapped = classify(
+      sdkError('ValidationException', {
+        $fault: 'client',
+        $metadata: { httpStatusCode: 400 },
+        message: 'Invalid ProjectionExpression: secret detail',
+      }),
+    ).apiError;
     expect(mapped).toMatchObject({ status: 500, code: 'internal_error', message: 'internal error' });
   });
 
@@ -37,7 +46,10 @@ describe('what a client sees for each kind of failure', () => {
 describe('what gets logged', () => {
   test('failures on our side are logged with where they happened; client mistakes are not', () => {
     const where = { operation: 'getPet', requestId: 'r1' };
-    expect(classify(sdkError('TimeoutError', {}), where).log).toMatchObject({ level: 'warn', fields: { ...where, errorName: 'TimeoutError' } });
+    expect(classify(sdkError('TimeoutError', {}), where).log).toMatchObject({
+      level: 'warn',
+      fields: { ...where, errorName: 'TimeoutError' },
+    });
     expect(classify(new Error('bug'), where).log).toMatchObject({ level: 'error', message: 'unhandled error', fields: where });
     expect(classify(new ApiError(400, 'invalid_request', 'bad'), where).log).toBeUndefined();
   });

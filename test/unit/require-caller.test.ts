@@ -11,7 +11,12 @@ const invoke = (lambda: Record<string, unknown> | undefined) =>
       rawQueryString: '',
       headers: {},
       isBase64Encoded: false,
-      requestContext: { requestId: 'r', routeKey: '$default', http: { method: 'GET', path: '/x' }, ...(lambda ? { authorizer: { lambda } } : {}) },
+      requestContext: {
+        requestId: 'r',
+        routeKey: '$default',
+        http: { method: 'GET', path: '/x' },
+        ...(lambda ? { authorizer: { lambda } } : {}),
+      },
     } as unknown as APIGatewayProxyEventV2 as never,
     { awsRequestId: 'a' } as never,
   );

@@ -67,7 +67,10 @@ export function classify(error: unknown, where: Record<string, unknown> = {}): C
   if (isMiddyHttpError(error) && error.statusCode >= 400 && error.statusCode < 500) return { apiError: fromMiddy(error) };
   const name = typeof error === 'object' && error !== null ? String((error as { name?: unknown }).name) : typeof error;
   if (isUnavailable(error)) {
-    return { apiError: serviceUnavailable(), log: { level: 'warn', message: 'dependency unavailable', fields: { ...where, errorName: name } } };
+    return {
+      apiError: serviceUnavailable(),
+      log: { level: 'warn', message: 'dependency unavailable', fields: { ...where, errorName: name } },
+    };
   }
   return {
     apiError: new ApiError(500, 'internal_error', 'internal error'),

@@ -1,10 +1,4 @@
-import {
-  GetCommand,
-  PutCommand,
-  ScanCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /** What the API keys table stores: never the key itself, only its SHA-256 hash. */
 export interface ApiKeyRecord {
@@ -37,9 +31,7 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
   }
 
   async create(record: ApiKeyRecord): Promise<void> {
-    await this.db.send(
-      new PutCommand({ TableName: this.tableName, Item: record, ConditionExpression: 'attribute_not_exists(keyHash)' }),
-    );
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: record, ConditionExpression: 'attribute_not_exists(keyHash)' }));
   }
 
   /** Operator path only (the keys CLI): the table holds one small item per key. */

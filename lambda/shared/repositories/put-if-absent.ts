@@ -21,13 +21,22 @@ export const WRITE_TOKEN = 'writeToken';
 
 export type Tokened<T> = T & { readonly [WRITE_TOKEN]: string };
 
-export const withWriteToken = <T extends object>(item: T): Tokened<T> => ({ ...item, [WRITE_TOKEN]: randomBytes(16).toString('base64url') });
+export const withWriteToken = <T extends object>(item: T): Tokened<T> => ({
+  ...item,
+  [WRITE_TOKEN]: randomBytes(16).toString('base64url'),
+});
 
 /**
  * Writes `item` if `condition` holds; otherwise reads, consistently, the item that stands in its
  * place (none if it went away meanwhile), so the caller can tell why the condition failed.
  */
-export async function putIf(db: DynamoDBDocumentClient, tableName: string, keyName: string, item: Record<string, unknown>, condition: Condition): Promise<ConditionalPut> {
+export async function putIf(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  keyName: string,
+  item: Record<string, unknown>,
+  condition: Condition,
+): Promise<ConditionalPut> {
   try {
     await db.send(
       new PutCommand({

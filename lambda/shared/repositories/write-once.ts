@@ -48,7 +48,12 @@ const MAX_ATTEMPTS = 5;
  * whichever duplicate notices first; the others follow the record. "Another item" is one whose
  * write token differs from the recorded one: only the recorded write carries that token.
  */
-export async function writeOnce(target: WriteOnceTarget, claim: IdempotencyClaim, prepare: () => PreparedItem, now: () => number = Date.now): Promise<Written<PreparedItem>> {
+export async function writeOnce(
+  target: WriteOnceTarget,
+  claim: IdempotencyClaim,
+  prepare: () => PreparedItem,
+  now: () => number = Date.now,
+): Promise<Written<PreparedItem>> {
   const claimed = await claimRecord(target, claim, prepare(), now);
   let { record } = claimed;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -62,10 +67,20 @@ export async function writeOnce(target: WriteOnceTarget, claim: IdempotencyClaim
 }
 
 /** Claims the key with this request's intended write, or returns the record that holds it. */
-async function claimRecord(target: WriteOnceTarget, claim: IdempotencyClaim, item: PreparedItem, now: () => number): Promise<{ record: ClaimRecord; owned: boolean }> {
+async function claimRecord(
+  target: WriteOnceTarget,
+  claim: IdempotencyClaim,
+  item: PreparedItem,
+  now: () => number,
+): Promise<{ record: ClaimRecord; owned: boolean }> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const nowSeconds = Math.floor(now() / 1000);
-    const record: ClaimRecord = withWriteToken({ id: claim.recordKey, payloadHash: claim.payloadHash, expiration: nowSeconds + claim.windowSeconds, item });
+    const record: ClaimRecord = withWriteToken({
+      id: claim.recordKey,
+      payloadHash: claim.payloadHash,
+      expiration: nowSeconds + claim.windowSeconds,
+      item,
+    });
     const outcome = await putIf(target.db, target.recordsTable, 'id', record, {
       // An expired record (TTL deletes them only eventually) no longer holds its key.
       expression: 'attribute_not_exists(#id) OR #expiration < :now',

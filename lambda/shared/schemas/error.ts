@@ -60,11 +60,17 @@ export const ErrorBody = z
       description: `Machine-readable and stable: ${codeList}. New codes may be added; existing ones keep their meaning.`,
       examples: ['invalid_request'],
     }),
-    message: z.string().check(z.minLength(1)).register(apiDocs, {
-      description: 'Human-readable: what is wrong, naming the field or parameter when there is one.',
-      examples: ["field 'name' is required"],
-    }),
-    status: z.int().check(z.gte(400), z.lte(599)).register(apiDocs, { description: 'The HTTP status, repeated.', examples: [400] }),
+    message: z
+      .string()
+      .check(z.minLength(1))
+      .register(apiDocs, {
+        description: 'Human-readable: what is wrong, naming the field or parameter when there is one.',
+        examples: ["field 'name' is required"],
+      }),
+    status: z
+      .int()
+      .check(z.gte(400), z.lte(599))
+      .register(apiDocs, { description: 'The HTTP status, repeated.', examples: [400] }),
   })
   .register(apiDocs, {
     id: 'Error',
@@ -79,6 +85,7 @@ export const ErrorBody = z
  */
 export const GatewayErrorBody = z.strictObject({ message: z.string() }).register(apiDocs, {
   id: 'GatewayError',
-  description: 'The body of an answer API Gateway gives by itself (throttling, a failed function, a body over its limits); not the service\'s Error.',
+  description:
+    "The body of an answer API Gateway gives by itself (throttling, a failed function, a body over its limits); not the service's Error.",
   examples: [{ message: 'Too Many Requests' }],
 });

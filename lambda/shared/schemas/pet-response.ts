@@ -12,14 +12,16 @@ const PetId = documented(PositiveSafeInteger, {
   description: 'Assigned by the service when the animal is added: unique, never reused, below 2^53 (exact in every JSON client).',
   examples: [244208697521988],
 });
-export const Pet = z.strictObject({
-  id: PetId,
-  name: z.string().register(apiDocs, { description: "The animal's name." }),
-  categoryId: CategoryId,
-  status: PetStatus,
-}).register(apiDocs, {
-  id: 'Pet',
-  description: 'An animal of the store.',
-  examples: [{ id: 244208697521988, name: 'Rex', categoryId: 1, status: 'available' }],
-});
+export const Pet = z
+  .strictObject({
+    id: PetId,
+    name: z.string().register(apiDocs, { description: "The animal's name." }),
+    categoryId: CategoryId,
+    status: PetStatus,
+  })
+  .register(apiDocs, {
+    id: 'Pet',
+    description: 'An animal of the store.',
+    examples: [{ id: 244208697521988, name: 'Rex', categoryId: 1, status: 'available' }],
+  });
 export type Pet = z.infer<typeof Pet>;

@@ -24,15 +24,17 @@ export const CategoryId = documented(PositiveSafeInteger, {
   examples: [1],
 });
 
-export const NewPet = z.strictObject({
-  name: PetName,
-  categoryId: CategoryId,
-  // No JSON Schema `default` here: generators (openapi-typescript) would make the field required in
-  // the request type, and the spec says a client may omit it. The description says what happens.
-  status: z.optional(PetStatus).register(apiDocs, { description: `Availability; \`${DEFAULT_PET_STATUS}\` when omitted.` }),
-}).register(apiDocs, {
-  id: 'NewPet',
-  description: 'An animal to add. Fields other than these (including `id`, which the service assigns) are refused.',
-  examples: [{ name: 'Rex', categoryId: 1, status: 'available' }],
-});
+export const NewPet = z
+  .strictObject({
+    name: PetName,
+    categoryId: CategoryId,
+    // No JSON Schema `default` here: generators (openapi-typescript) would make the field required in
+    // the request type, and the spec says a client may omit it. The description says what happens.
+    status: z.optional(PetStatus).register(apiDocs, { description: `Availability; \`${DEFAULT_PET_STATUS}\` when omitted.` }),
+  })
+  .register(apiDocs, {
+    id: 'NewPet',
+    description: 'An animal to add. Fields other than these (including `id`, which the service assigns) are refused.',
+    examples: [{ name: 'Rex', categoryId: 1, status: 'available' }],
+  });
 export type NewPet = z.infer<typeof NewPet>;

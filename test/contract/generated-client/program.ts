@@ -38,9 +38,12 @@ export async function runClient(petsBaseUrl: string, messagesBaseUrl: string, ap
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const page = await pets.GET('/pets', { params: { query: { status: 'available', limit: 2, ...(cursor === undefined ? {} : { cursor }) } } });
+    const page = await pets.GET('/pets', {
+      params: { query: { status: 'available', limit: 2, ...(cursor === undefined ? {} : { cursor }) } },
+    });
     // An error is the service's Error or, for answers the gateway gives itself (429, …), its GatewayError.
-    if (page.error !== undefined) throw new Error(`listPets answered ${'code' in page.error ? page.error.code : 'from the gateway'}: ${page.error.message}`);
+    if (page.error !== undefined)
+      throw new Error(`listPets answered ${'code' in page.error ? page.error.code : 'from the gateway'}: ${page.error.message}`);
     listed.push(...page.data);
     pages++;
     cursor = nextCursor(page.response.headers.get('link'));

@@ -15,7 +15,9 @@ function routesOf(stage: (typeof STAGES)[number], api: ApiName) {
   const apiId = apiNamed(template, stage, api);
   const integrations = resourcesOfType(template, 'AWS::ApiGatewayV2::Integration');
   const functions = resourcesOfType(template, 'AWS::Lambda::Function');
-  const routes = [...resourcesOfType(template, 'AWS::ApiGatewayV2::Route').values()].filter((route) => referencedId(route.Properties.ApiId) === apiId);
+  const routes = [...resourcesOfType(template, 'AWS::ApiGatewayV2::Route').values()].filter(
+    (route) => referencedId(route.Properties.ApiId) === apiId,
+  );
   return routes.map((route) => {
     const target = JSON.stringify(route.Properties.Target);
     const integrationId = [...integrations.keys()].find((id) => target.includes(`"${id}"`));
@@ -40,10 +42,13 @@ describe.each(STAGES)('%s stage routes', (stage) => {
     expect(routesOf(stage, 'messages').map(({ route }) => route.Properties.RouteKey)).toContain('POST /messages');
   });
 
-  it.each<ApiName>(['pets', 'messages'])('every %s route, $default included, runs the API\'s Lambda authorizer', (api) => {
+  it.each<ApiName>(['pets', 'messages'])("every %s route, $default included, runs the API's Lambda authorizer", (api) => {
     const { template } = synth(stage);
     const apiId = apiNamed(template, stage, api);
-    const [authorizerId] = [...resourcesOfType(template, 'AWS::ApiGatewayV2::Authorizer')].find(([, authorizer]) => referencedId(authorizer.Properties.ApiId) === apiId) ?? [];
+    const [authorizerId] =
+      [...resourcesOfType(template, 'AWS::ApiGatewayV2::Authorizer')].find(
+        ([, authorizer]) => referencedId(authorizer.Properties.ApiId) === apiId,
+      ) ?? [];
     for (const { route } of routesOf(stage, api)) {
       expect(route.Properties.AuthorizationType).toBe('CUSTOM');
       expect(referencedId(route.Properties.AuthorizerId)).toBe(authorizerId);
@@ -78,9 +83,14 @@ describe.each(STAGES)('%s stage routes', (stage) => {
     for (const api of ['pets', 'messages'] as const) {
       const apiId = apiNamed(template, stage, api);
       for (const { functionId } of routesOf(stage, api)) {
-        const grants = permissions.filter((permission) => referencedId(permission.Properties.FunctionName) === functionId && JSON.stringify(permission.Properties.SourceArn).includes(`"${apiId}"`));
+        const grants = permissions.filter(
+          (permission) =>
+            referencedId(permission.Properties.FunctionName) === functionId &&
+            JSON.stringify(permission.Properties.SourceArn).includes(`"${apiId}"`),
+        );
         expect(grants.length).toBeGreaterThan(0);
-        for (const grant of grants) expect(grant.Properties).toMatchObject({ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com' });
+        for (const grant of grants)
+          expect(grant.Properties).toMatchObject({ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com' });
       }
     }
   });

@@ -43,8 +43,14 @@ describe.each(STAGES)('%s stage tables', (stage) => {
   });
 
   it('messages are keyed by string id and API keys by the key hash, without indexes', () => {
-    expect(table('messages').Properties).toMatchObject({ KeySchema: keySchema('id'), AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }] });
-    expect(table('apiKeys').Properties).toMatchObject({ KeySchema: keySchema('keyHash'), AttributeDefinitions: [{ AttributeName: 'keyHash', AttributeType: 'S' }] });
+    expect(table('messages').Properties).toMatchObject({
+      KeySchema: keySchema('id'),
+      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+    });
+    expect(table('apiKeys').Properties).toMatchObject({
+      KeySchema: keySchema('keyHash'),
+      AttributeDefinitions: [{ AttributeName: 'keyHash', AttributeType: 'S' }],
+    });
     expect(table('messages').Properties.GlobalSecondaryIndexes).toBeUndefined();
     expect(table('apiKeys').Properties.GlobalSecondaryIndexes).toBeUndefined();
   });
@@ -53,7 +59,10 @@ describe.each(STAGES)('%s stage tables', (stage) => {
     const tables = [...resourcesOfType(synth(stage).template, 'AWS::DynamoDB::Table').values()];
     expect(tables).toHaveLength(4);
     for (const { Properties } of tables) {
-      expect(Properties).toMatchObject({ BillingMode: 'PAY_PER_REQUEST', PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } });
+      expect(Properties).toMatchObject({
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      });
       expect(Properties.ProvisionedThroughput).toBeUndefined();
       // CloudFormation names them, so dev, staging and prod can share an account.
       expect(Properties.TableName).toBeUndefined();
@@ -73,12 +82,16 @@ describe.each(STAGES)('%s stage tables', (stage) => {
 describe('tables across stages', () => {
   it('prod retains every table and turns on deletion protection', () => {
     const tables = [...resourcesOfType(synth('prod').template, 'AWS::DynamoDB::Table').values()];
-    expect(tables.every((resource) => resource.DeletionPolicy === 'Retain' && resource.Properties.DeletionProtectionEnabled === true)).toBe(true);
+    expect(tables.every((resource) => resource.DeletionPolicy === 'Retain' && resource.Properties.DeletionProtectionEnabled === true)).toBe(
+      true,
+    );
   });
 
   it('dev tables go away with the stack', () => {
     const tables = [...resourcesOfType(synth('dev').template, 'AWS::DynamoDB::Table').values()];
-    expect(tables.every((resource) => resource.DeletionPolicy === 'Delete' && resource.Properties.DeletionProtectionEnabled === false)).toBe(true);
+    expect(
+      tables.every((resource) => resource.DeletionPolicy === 'Delete' && resource.Properties.DeletionProtectionEnabled === false),
+    ).toBe(true);
   });
 });
 
@@ -106,7 +119,12 @@ describe.each(STAGES)('%s stage alarms', (stage) => {
       expect(alarm).toBeDefined();
       const metrics = alarm?.Properties.Metrics as { Expression?: string; MetricStat?: { Metric: { MetricName: string } } }[];
       expect(metrics.find((metric) => metric.Expression)?.Expression).toBe('IF(requests > 0, 100 * errors / requests, 0)');
-      expect(metrics.map((metric) => metric.MetricStat?.Metric.MetricName).filter(Boolean).sort()).toEqual(['5xx', 'Count']);
+      expect(
+        metrics
+          .map((metric) => metric.MetricStat?.Metric.MetricName)
+          .filter(Boolean)
+          .sort(),
+      ).toEqual(['5xx', 'Count']);
       expect(alarm?.Properties.ComparisonOperator).toBe('GreaterThanThreshold');
     }
   });
@@ -114,8 +132,14 @@ describe.each(STAGES)('%s stage alarms', (stage) => {
   it('the authorizer function failing even once raises an alarm outside dev', () => {
     const { template } = synth(stage);
     const [authorizerId] = functionNamed(template, 'authorizer');
-    const alarm = alarms().find(({ Properties }) => Properties.MetricName === 'Errors' && JSON.stringify(Properties.Dimensions).includes(`"${authorizerId}"`));
-    expect(alarm?.Properties).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    const alarm = alarms().find(
+      ({ Properties }) => Properties.MetricName === 'Errors' && JSON.stringify(Properties.Dimensions).includes(`"${authorizerId}"`),
+    );
+    expect(alarm?.Properties).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      Statistic: 'Sum',
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
     expect(alarm?.Properties.Threshold).toBe(stage === 'dev' ? 5 : 1);
   });
 
@@ -131,7 +155,7 @@ describe.each(STAGES)('%s stage alarms', (stage) => {
     }
   });
 
-  it('CloudWatch may publish to the topic only for this account\'s alarms, and only over TLS', () => {
+  it("CloudWatch may publish to the topic only for this account's alarms, and only over TLS", () => {
     const [policy] = [...resourcesOfType(synth(stage).template, 'AWS::SNS::TopicPolicy').values()];
     const statements = (policy?.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement;
     expect(statements).toEqual(
@@ -161,8 +185,16 @@ describe.each(STAGES)('%s stage outputs', (stage) => {
   it('name the base URLs (pets ending in /v1) and the three tables, under the ids the keys CLI reads', () => {
     const { template } = synth(stage);
     const outputs = template.findOutputs('*') as Record<string, { Value: unknown }>;
-    expect(Object.keys(outputs).sort()).toEqual(['ApiKeysTableName', 'MessagesBaseUrl', 'MessagesTableName', 'PetsBaseUrl', 'PetsTableName']);
-    expect(outputs.PetsBaseUrl?.Value).toEqual({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiNamed(template, stage, 'pets'), 'ApiEndpoint'] }, '/v1']] });
+    expect(Object.keys(outputs).sort()).toEqual([
+      'ApiKeysTableName',
+      'MessagesBaseUrl',
+      'MessagesTableName',
+      'PetsBaseUrl',
+      'PetsTableName',
+    ]);
+    expect(outputs.PetsBaseUrl?.Value).toEqual({
+      'Fn::Join': ['', [{ 'Fn::GetAtt': [apiNamed(template, stage, 'pets'), 'ApiEndpoint'] }, '/v1']],
+    });
     expect(outputs.MessagesBaseUrl?.Value).toEqual({ 'Fn::GetAtt': [apiNamed(template, stage, 'messages'), 'ApiEndpoint'] });
     for (const name of ['PetsTableName', 'MessagesTableName', 'ApiKeysTableName']) {
       const id = referencedId(outputs[name]?.Value);
@@ -175,7 +207,12 @@ describe.each(STAGES)('%s stage cdk-nag', (stage) => {
   it('the AwsSolutions pack finds nothing, neither errors nor warnings', () => {
     const { stack } = synth(stage);
     const report = new AwsSolutionsChecks().validateScope(stack);
-    expect(report.violations.map((violation) => `${violation.severity} ${violation.ruleName}: ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`)).toEqual([]);
+    expect(
+      report.violations.map(
+        (violation) =>
+          `${violation.severity} ${violation.ruleName}: ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`,
+      ),
+    ).toEqual([]);
     expect(report.success).toBe(true);
   });
 });

@@ -2,7 +2,18 @@ import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { NODEJS_BUNDLING } from '../../../lib/petstore-function';
 import { STAGES } from '../../../lib/stages';
 import type { FunctionName } from '../../../lib/table-access';
-import { functionNamed, grants, indexArn, referencedId, resourcesOfType, statementsOf, synth, tableArn, tableId, type TableName } from '../support/synth';
+import {
+  functionNamed,
+  grants,
+  indexArn,
+  referencedId,
+  resourcesOfType,
+  statementsOf,
+  synth,
+  tableArn,
+  tableId,
+  type TableName,
+} from '../support/synth';
 
 const FUNCTIONS: readonly FunctionName[] = ['listPets', 'createPet', 'getPet', 'submitMessage', 'authorizer', 'notFound'];
 
@@ -25,7 +36,13 @@ const LOG_SETTINGS = {
 describe.each(STAGES)('%s stage functions', (stage) => {
   it.each(FUNCTIONS)('%s runs nodejs24.x on arm64 with 512 MB, a 10 s timeout and no reserved concurrency', (name) => {
     const [, fn] = functionNamed(synth(stage).template, name);
-    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], MemorySize: 512, Timeout: 10, Handler: 'index.handler' });
+    expect(fn.Properties).toMatchObject({
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      MemorySize: 512,
+      Timeout: 10,
+      Handler: 'index.handler',
+    });
     expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
 
@@ -58,9 +75,7 @@ describe.each(STAGES)('%s stage permissions', (stage) => {
   const expectedDynamoDbGrants = (name: FunctionName): string[] => {
     const { template } = synth(stage);
     const pets = tableId(template, 'pets');
-    const idempotency = [
-      { Action: ['dynamodb:GetItem', 'dynamodb:PutItem'], Resource: [tableArn(tableId(template, 'idempotency'))] },
-    ];
+    const idempotency = [{ Action: ['dynamodb:GetItem', 'dynamodb:PutItem'], Resource: [tableArn(tableId(template, 'idempotency'))] }];
     const statements: Record<FunctionName, { Action: string[]; Resource: unknown[] }[]> = {
       listPets: [
         { Action: ['dynamodb:Query'], Resource: [indexArn(pets, 'status-id-index')] },
@@ -69,7 +84,10 @@ describe.each(STAGES)('%s stage permissions', (stage) => {
       // The conditional put is read back when its condition fails (put-if-absent.ts).
       createPet: [{ Action: ['dynamodb:PutItem', 'dynamodb:GetItem'], Resource: [tableArn(pets)] }, ...idempotency],
       getPet: [{ Action: ['dynamodb:GetItem'], Resource: [tableArn(pets)] }],
-      submitMessage: [{ Action: ['dynamodb:PutItem', 'dynamodb:GetItem'], Resource: [tableArn(tableId(template, 'messages'))] }, ...idempotency],
+      submitMessage: [
+        { Action: ['dynamodb:PutItem', 'dynamodb:GetItem'], Resource: [tableArn(tableId(template, 'messages'))] },
+        ...idempotency,
+      ],
       authorizer: [{ Action: ['dynamodb:GetItem'], Resource: [tableArn(tableId(template, 'apiKeys'))] }],
       notFound: [],
     };
@@ -79,7 +97,9 @@ describe.each(STAGES)('%s stage permissions', (stage) => {
   it.each(FUNCTIONS)('%s may call exactly its DynamoDB actions on exactly its tables or index', (name) => {
     const { template } = synth(stage);
     const [functionId] = functionNamed(template, name);
-    const dynamoDb = statementsOf(template, functionId).filter((statement) => statement.Action.some((action) => action.startsWith('dynamodb:')));
+    const dynamoDb = statementsOf(template, functionId).filter((statement) =>
+      statement.Action.some((action) => action.startsWith('dynamodb:')),
+    );
     for (const statement of dynamoDb) {
       expect(statement.Effect).toBe('Allow');
       expect(statement.Condition).toBeUndefined();
@@ -91,8 +111,12 @@ describe.each(STAGES)('%s stage permissions', (stage) => {
     const { template } = synth(stage);
     const [functionId, fn] = functionNamed(template, name);
     const ownLogGroup = referencedId((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup) ?? '';
-    const others = statementsOf(template, functionId).filter((statement) => !statement.Action.some((action) => action.startsWith('dynamodb:')));
-    expect(others).toEqual([{ Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: [{ 'Fn::GetAtt': [ownLogGroup, 'Arn'] }] }]);
+    const others = statementsOf(template, functionId).filter(
+      (statement) => !statement.Action.some((action) => action.startsWith('dynamodb:')),
+    );
+    expect(others).toEqual([
+      { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: [{ 'Fn::GetAtt': [ownLogGroup, 'Arn'] }] },
+    ]);
   });
 
   it('no role has a managed policy, a wildcard action or a table-wide DynamoDB grant beyond the ones above', () => {
@@ -102,7 +126,9 @@ describe.each(STAGES)('%s stage permissions', (stage) => {
       expect(JSON.stringify(role.Properties.AssumeRolePolicyDocument)).toContain('lambda.amazonaws.com');
     }
     const actions = [...resourcesOfType(template, 'AWS::IAM::Policy').values()].flatMap((policy) =>
-      (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement.flatMap((statement) => statement.Action),
+      (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement.flatMap(
+        (statement) => statement.Action,
+      ),
     );
     expect(actions.filter((action) => action.includes('*'))).toEqual([]);
   });

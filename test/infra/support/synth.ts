@@ -82,7 +82,9 @@ export function statementsOf(template: Template, functionId: string): Statement[
   const roleId = referencedId(fn?.Properties.Role);
   if (!roleId) throw new Error(`${functionId} has no role of this stack`);
   const role = resourcesOfType(template, 'AWS::IAM::Role').get(roleId);
-  const inline = ((role?.Properties.Policies ?? []) as { PolicyDocument: { Statement: unknown[] } }[]).flatMap((policy) => policy.PolicyDocument.Statement);
+  const inline = ((role?.Properties.Policies ?? []) as { PolicyDocument: { Statement: unknown[] } }[]).flatMap(
+    (policy) => policy.PolicyDocument.Statement,
+  );
   const attached = [...resourcesOfType(template, 'AWS::IAM::Policy').values()]
     .filter((policy) => (policy.Properties.Roles as unknown[]).some((ref) => referencedId(ref) === roleId))
     .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: unknown[] }).Statement);
@@ -117,5 +119,7 @@ export function tableId(template: Template, table: TableName): string {
 
 /** Every (action, resource) pair a list of statements allows, order and grouping aside. */
 export function grants(statements: readonly Pick<Statement, 'Action' | 'Resource'>[]): string[] {
-  return statements.flatMap(({ Action, Resource }) => Action.flatMap((action) => Resource.map((resource) => `${action} on ${JSON.stringify(resource)}`))).sort();
+  return statements
+    .flatMap(({ Action, Resource }) => Action.flatMap((action) => Resource.map((resource) => `${action} on ${JSON.stringify(resource)}`)))
+    .sort();
 }
