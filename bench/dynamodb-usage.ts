@@ -12,7 +12,7 @@ import type { GatewayFunctions, LambdaFunction } from '../local/functions';
 import { issueApiKey } from '../lambda/shared/api-keys';
 import { DynamoApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
 import { BENCH_ACCOUNT_ID, type BenchStore } from './bench-store';
-import { authorizerEventFor, httpEvent, lambdaContext } from './events';
+import { authorizerEventFor, lambdaContext, requestOf } from './events';
 import type { BudgetCheck, Table } from './report';
 
 interface Usage {
@@ -85,16 +85,14 @@ export async function runDynamoDbUsage(
   const op = (name: 'listPets' | 'createPet' | 'getPet' | 'submitMessage'): LambdaFunction =>
     functions.operations.get(name) as LambdaFunction;
   let sequence = 0;
-  const petBody = () => JSON.stringify({ name: `usage ${sequence++}`, categoryId: 3, status: 'sold' });
-  const replayBody = petBody();
+  const newPet = () => ({ name: `usage ${sequence++}`, categoryId: 3, status: 'sold' });
+  const replayed = newPet();
   const replayKey = `usage-replay-${Date.now()}`;
-  const createWithKey = (key: string, body: string) =>
-    httpEvent({ method: 'POST', routePath: '/v1/pets', rawPath: '/v1/pets', body, extraHeaders: { 'idempotency-key': key } });
   const cases: Case[] = [
     {
       label: 'createPet',
       fn: op('createPet'),
-      event: () => httpEvent({ method: 'POST', routePath: '/v1/pets', rawPath: '/v1/pets', body: petBody() }),
+      event: () => requestOf.createPet(newPet()),
       expectStatus: 201,
       // One put: a unit for the table and one for the status index, which holds every pet too.
       budget: { calls: 1, units: 2 },
@@ -102,7 +100,7 @@ export async function runDynamoDbUsage(
     {
       label: 'createPet with Idempotency-Key',
       fn: op('createPet'),
-      event: () => createWithKey(`usage-${Date.now()}-${sequence++}`, petBody()),
+      event: () => requestOf.createPet(newPet(), `usage-${Date.now()}-${sequence++}`),
       expectStatus: 201,
       // The key's record (holding the pet), then the pet as above.
       budget: { calls: 2, units: 3 },
@@ -110,10 +108,10 @@ export async function runDynamoDbUsage(
     {
       label: 'createPet replayed (same Idempotency-Key)',
       fn: op('createPet'),
-      event: () => createWithKey(replayKey, replayBody),
+      event: () => requestOf.createPet(replayed, replayKey),
       expectStatus: 201,
       before: async () => {
-        await op('createPet')(createWithKey(replayKey, replayBody), lambdaContext('createPet'));
+        await op('createPet')(requestOf.createPet(replayed, replayKey), lambdaContext('createPet'));
       },
       // Two refused conditional writes and two consistent reads: the record, then the item.
       budget: { calls: 4, units: 4 },
@@ -121,35 +119,28 @@ export async function runDynamoDbUsage(
     {
       label: 'getPet',
       fn: op('getPet'),
-      event: () =>
-        httpEvent({ method: 'GET', routePath: '/v1/pets/{petId}', rawPath: `/v1/pets/${petId}`, pathParameters: { petId: String(petId) } }),
+      event: () => requestOf.getPet(petId),
       expectStatus: 200,
       budget: { calls: 1, units: 0.5 },
     },
     {
       label: 'listPets ?status=sold&limit=20',
       fn: op('listPets'),
-      event: () => httpEvent({ method: 'GET', routePath: '/v1/pets', rawPath: '/v1/pets', query: { status: 'sold', limit: '20' } }),
+      event: () => requestOf.listPets({ status: 'sold', limit: '20' }),
       expectStatus: 200,
       budget: { calls: 1, units: 1 },
     },
     {
       label: 'listPets ?limit=20 (unfiltered)',
       fn: op('listPets'),
-      event: () => httpEvent({ method: 'GET', routePath: '/v1/pets', rawPath: '/v1/pets', query: { limit: '20' } }),
+      event: () => requestOf.listPets({ limit: '20' }),
       expectStatus: 200,
       budget: { calls: 1, units: 1 },
     },
     {
       label: 'submitMessage',
       fn: op('submitMessage'),
-      event: () =>
-        httpEvent({
-          method: 'POST',
-          routePath: '/messages',
-          rawPath: '/messages',
-          body: JSON.stringify({ message: `usage ${sequence++}` }),
-        }),
+      event: () => requestOf.submitMessage(`usage ${sequence++}`),
       expectStatus: 202,
       budget: { calls: 1, units: 1 },
     },
@@ -160,8 +151,7 @@ export async function runDynamoDbUsage(
       before: async () => {
         unseenKeys.push(...(await issueKeys(requests)));
       },
-      event: () =>
-        authorizerEventFor(httpEvent({ method: 'GET', routePath: '/v1/pets', rawPath: '/v1/pets' }, `Bearer ${unseenKeys.pop() ?? ''}`)),
+      event: () => authorizerEventFor(requestOf.listPets({}, `Bearer ${unseenKeys.pop() ?? ''}`)),
       budget: { calls: 1, units: 1 },
     },
   ];

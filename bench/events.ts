@@ -67,3 +67,25 @@ export function httpEvent(shape: RequestShape, authorization = 'Bearer pst_bench
 // The authorizer event and the Lambda context are the local gateway's own (local/gateway.ts), so the
 // bench invokes handlers exactly as the local server does.
 export { authorizerEvent as authorizerEventFor, lambdaContext } from '../local/gateway';
+
+/** The request of each operation, as API Gateway hands it over (paths from the route table's shapes). */
+export const requestOf = {
+  listPets: (query: Record<string, string> = {}, authorization?: string): APIGatewayProxyEventV2 =>
+    httpEvent(
+      { method: 'GET', routePath: '/v1/pets', rawPath: '/v1/pets', ...(Object.keys(query).length > 0 ? { query } : {}) },
+      authorization,
+    ),
+  createPet: (body: object, idempotencyKey?: string): APIGatewayProxyEventV2 =>
+    httpEvent({
+      method: 'POST',
+      routePath: '/v1/pets',
+      rawPath: '/v1/pets',
+      body: JSON.stringify(body),
+      ...(idempotencyKey === undefined ? {} : { extraHeaders: { 'idempotency-key': idempotencyKey } }),
+    }),
+  getPet: (petId: number): APIGatewayProxyEventV2 =>
+    httpEvent({ method: 'GET', routePath: '/v1/pets/{petId}', rawPath: `/v1/pets/${petId}`, pathParameters: { petId: String(petId) } }),
+  submitMessage: (message: string): APIGatewayProxyEventV2 =>
+    httpEvent({ method: 'POST', routePath: '/messages', rawPath: '/messages', body: JSON.stringify({ message }) }),
+  notFound: (): APIGatewayProxyEventV2 => httpEvent({ method: 'GET', routePath: '$default', rawPath: '/v1/nowhere' }),
+};

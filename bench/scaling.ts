@@ -8,7 +8,7 @@ import { ROUTES } from '../lib/routes';
 import { dispatch } from '../local/gateway';
 import type { GatewayFunctions } from '../local/functions';
 import { seedPets, type BenchStore } from './bench-store';
-import { httpEvent } from './events';
+import { requestOf } from './events';
 import type { BudgetCheck, Table } from './report';
 import { median, ms, percentile } from './stats';
 
@@ -23,7 +23,7 @@ const QUERIES: readonly { label: string; query: Record<string, string> }[] = [
 async function latencies(functions: GatewayFunctions, apiKey: string, query: Record<string, string>, requests: number): Promise<number[]> {
   const samples: number[] = [];
   for (let index = 0; index < requests; index++) {
-    const event = httpEvent({ method: 'GET', routePath: '/v1/pets', rawPath: '/v1/pets', query }, `Bearer ${apiKey}`);
+    const event = requestOf.listPets(query, `Bearer ${apiKey}`);
     const started = performance.now();
     const response = await dispatch(functions, event, LIST_ROUTE);
     samples.push(performance.now() - started);

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { GatewayFunctions, LambdaFunction } from '../local/functions';
 import type { BenchStore } from './bench-store';
 import { directCalls } from './direct-calls';
-import { authorizerEventFor, httpEvent, lambdaContext } from './events';
+import { authorizerEventFor, lambdaContext, requestOf } from './events';
 import type { BudgetCheck, Table } from './report';
 import type { SdkTimer } from './sdk-timer';
 import { median, ms, percentile } from './stats';
@@ -32,32 +32,31 @@ function cases(functions: GatewayFunctions, bench: BenchStore, petId: number): C
   const bearer = `Bearer ${bench.apiKey}`;
   const direct = directCalls(db, tables);
   let sequence = 0;
-  const petBody = () => JSON.stringify({ name: `warm ${sequence++}`, categoryId: 3, status: 'pending' });
+  const newPet = () => ({ name: `warm ${sequence++}`, categoryId: 3, status: 'pending' });
   return [
     {
       label: 'authorizer (key cached)',
       fn: functions.authorizer,
-      event: () => authorizerEventFor(httpEvent({ method: 'GET', routePath: '/v1/pets', rawPath: '/v1/pets' }, bearer)),
+      event: () => authorizerEventFor(requestOf.listPets({}, bearer)),
     },
     {
       label: 'getPet',
       fn: op('getPet'),
-      event: () =>
-        httpEvent({ method: 'GET', routePath: '/v1/pets/{petId}', rawPath: `/v1/pets/${petId}`, pathParameters: { petId: String(petId) } }),
+      event: () => requestOf.getPet(petId),
       expectStatus: 200,
       direct: () => direct.getPet(petId),
     },
     {
       label: 'listPets ?status=sold&limit=20',
       fn: op('listPets'),
-      event: () => httpEvent({ method: 'GET', routePath: '/v1/pets', rawPath: '/v1/pets', query: { status: 'sold', limit: '20' } }),
+      event: () => requestOf.listPets({ status: 'sold', limit: '20' }),
       expectStatus: 200,
       direct: () => direct.listByStatus('sold', 20),
     },
     {
       label: 'createPet',
       fn: op('createPet'),
-      event: () => httpEvent({ method: 'POST', routePath: '/v1/pets', rawPath: '/v1/pets', body: petBody() }),
+      event: () => requestOf.createPet(newPet()),
       expectStatus: 201,
       direct: () =>
         direct.putNew('pets', {
@@ -71,26 +70,13 @@ function cases(functions: GatewayFunctions, bench: BenchStore, petId: number): C
     {
       label: 'createPet with Idempotency-Key',
       fn: op('createPet'),
-      event: () =>
-        httpEvent({
-          method: 'POST',
-          routePath: '/v1/pets',
-          rawPath: '/v1/pets',
-          body: petBody(),
-          extraHeaders: { 'idempotency-key': randomUUID() },
-        }),
+      event: () => requestOf.createPet(newPet(), randomUUID()),
       expectStatus: 201,
     },
     {
       label: 'submitMessage',
       fn: op('submitMessage'),
-      event: () =>
-        httpEvent({
-          method: 'POST',
-          routePath: '/messages',
-          rawPath: '/messages',
-          body: JSON.stringify({ message: `hello ${sequence++}` }),
-        }),
+      event: () => requestOf.submitMessage(`hello ${sequence++}`),
       expectStatus: 202,
       direct: () =>
         direct.putNew('messages', {
@@ -104,7 +90,7 @@ function cases(functions: GatewayFunctions, bench: BenchStore, petId: number): C
     {
       label: 'notFound',
       fn: functions.notFound,
-      event: () => httpEvent({ method: 'GET', routePath: '$default', rawPath: '/v1/nowhere' }),
+      event: () => requestOf.notFound(),
       expectStatus: 404,
     },
   ];
