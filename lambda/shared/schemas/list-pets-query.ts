@@ -35,11 +35,9 @@ const Cursor = z
 
 export const ListPetsQuery = z.strictObject({
   limit: z._default(ListLimit, LIST_LIMIT_DEFAULT),
-  status: z
-    .optional(PetStatus)
-    .register(apiDocs, {
-      description: 'Only animals with this status, oldest first. Without it, every animal in an unspecified but stable order.',
-    }),
+  status: z.optional(PetStatus).register(apiDocs, {
+    description: 'Only animals with this status, oldest first. Without it, every animal in an unspecified but stable order.',
+  }),
   cursor: z.optional(Cursor),
 });
 export type ListPetsQuery = z.infer<typeof ListPetsQuery>;
