@@ -13,6 +13,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from './cors';
 import type { RouteDefinition } from './routes';
 import type { StageConfig } from './stage-config';
 
@@ -41,16 +42,12 @@ export const ACCESS_LOG_FIELDS = {
   anonymousReason: '$context.authorizer.reason',
 } as const;
 
-/** Headers a browser may send and read; everything the API puts on its answers. */
-const CORS_ALLOW_HEADERS = ['authorization', 'content-type'];
-const CORS_EXPOSE_HEADERS = ['link', 'location', 'deprecation', 'sunset', 'retry-after', 'www-authenticate'];
-
 const corsPreflight = (origins: readonly string[]): CorsPreflightOptions => ({
   allowOrigins: [...origins],
-  allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.OPTIONS],
-  allowHeaders: CORS_ALLOW_HEADERS,
-  exposeHeaders: CORS_EXPOSE_HEADERS,
-  maxAge: Duration.hours(1),
+  allowMethods: CORS_ALLOW_METHODS.map((method) => CorsHttpMethod[method]),
+  allowHeaders: [...CORS_ALLOW_HEADERS],
+  exposeHeaders: [...CORS_EXPOSE_HEADERS],
+  maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
 });
 
 export interface PetStoreHttpApiProps {

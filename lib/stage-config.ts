@@ -4,6 +4,7 @@
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { parseCorsOrigins } from './cors';
 import type { StageName } from './stages';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
@@ -83,23 +84,6 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
   },
 };
 
-/** Accepts the CLI form (`a,b`) and the cdk.json form (`["a","b"]`). */
-function parseOrigins(value: unknown): string[] | undefined {
-  if (value === undefined || value === '') return undefined;
-  const listed: unknown[] = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
-  const origins = listed.map((origin) => {
-    if (typeof origin !== 'string') throw new Error(`corsOrigins: ${JSON.stringify(origin)} is not an origin`);
-    return origin.trim();
-  });
-  for (const origin of origins) {
-    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
-      throw new Error(`corsOrigins: ${JSON.stringify(origin)} is not an origin (scheme://host[:port], no path)`);
-    }
-  }
-  const given = origins.filter(Boolean);
-  return given.length > 0 ? given : undefined;
-}
-
 function parseEmail(value: unknown): string | undefined {
   if (value === undefined || value === '') return undefined;
   if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(value))
@@ -115,7 +99,7 @@ export interface StageContext {
 
 export function stageConfig(stage: StageName, context: StageContext = {}): StageConfig {
   const alarmEmail = parseEmail(context.alarmEmail);
-  const corsOrigins = parseOrigins(context.corsOrigins);
+  const corsOrigins = parseCorsOrigins(stage, context.corsOrigins);
   return {
     stage,
     ...STAGE_DEFAULTS[stage],

@@ -187,13 +187,13 @@ describe.each(STAGES)('%s stage HTTP API stages', (stage) => {
   });
 });
 
-it('configured CORS origins let a browser send Authorization and read the Link and Location headers', () => {
+it('configured CORS origins let a browser send Authorization and Idempotency-Key and read the Link, Location and Idempotent-Replayed headers', () => {
   const { template } = synth('staging', { corsOrigins: 'https://app.example.com, https://admin.example.com' });
   for (const api of resourcesOfType(template, 'AWS::ApiGatewayV2::Api').values()) {
     expect(api.Properties.CorsConfiguration).toMatchObject({
       AllowOrigins: ['https://app.example.com', 'https://admin.example.com'],
-      AllowHeaders: expect.arrayContaining(['authorization', 'content-type']),
-      ExposeHeaders: expect.arrayContaining(['link', 'location']),
+      AllowHeaders: expect.arrayContaining(['authorization', 'content-type', 'idempotency-key']),
+      ExposeHeaders: expect.arrayContaining(['link', 'location', 'idempotent-replayed']),
       AllowMethods: expect.arrayContaining(['GET', 'POST']),
     });
   }

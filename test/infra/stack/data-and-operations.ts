@@ -229,4 +229,18 @@ describe('stage selection', () => {
     expect(() => stageConfig('dev', { alarmEmail: 'ops' })).toThrow(/not an email/);
     expect(stageConfig('dev', { corsOrigins: ['https://a.example'] }).corsOrigins).toEqual(['https://a.example']);
   });
+
+  it.each(STAGES)('refuses corsOrigins=* in %s: every origin is named', (stage) => {
+    expect(() => stageConfig(stage, { corsOrigins: '*' })).toThrow(/`\*` is not allowed/);
+    expect(() => stageConfig(stage, { corsOrigins: 'https://a.example,*' })).toThrow(/`\*` is not allowed/);
+  });
+
+  it('allows plain http only for localhost and only in dev', () => {
+    expect(stageConfig('dev', { corsOrigins: 'http://localhost:5173' }).corsOrigins).toEqual(['http://localhost:5173']);
+    expect(() => stageConfig('dev', { corsOrigins: 'http://app.example.com' })).toThrow(/plain http/);
+    for (const stage of ['staging', 'prod'] as const) {
+      expect(() => stageConfig(stage, { corsOrigins: 'http://localhost:5173' })).toThrow(/plain http/);
+      expect(stageConfig(stage, { corsOrigins: 'https://app.example.com' }).corsOrigins).toEqual(['https://app.example.com']);
+    }
+  });
 });
