@@ -12,7 +12,7 @@ import type { GatewayFunctions, LambdaFunction } from '../local/functions';
 import { issueApiKey } from '../lambda/shared/api-keys';
 import { DynamoApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
 import { BENCH_ACCOUNT_ID, type BenchStore } from './bench-store';
-import { authorizerEventFor, lambdaContext, requestOf } from './events';
+import { authorizerEventFor, lambdaContext, madeUpKey, requestOf } from './events';
 import type { BudgetCheck, Table } from './report';
 
 interface Usage {
@@ -143,6 +143,13 @@ export async function runDynamoDbUsage(
       event: () => requestOf.submitMessage(`usage ${sequence++}`),
       expectStatus: 202,
       budget: { calls: 1, units: 1 },
+    },
+    {
+      // An anonymous flood of random or mistyped keys: refused in memory by the key's checksum.
+      label: 'authorizer, made-up key',
+      fn: functions.authorizer,
+      event: () => authorizerEventFor(requestOf.listPets({}, `Bearer ${madeUpKey()}`)),
+      budget: { calls: 0, units: 0 },
     },
     {
       // The first call of a key (and the first after the cache window): one consistent read of its record.

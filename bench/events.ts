@@ -3,7 +3,8 @@
  * to a route's function after the authorizer resolved the caller (requestContext.authorizer.lambda).
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { API_KEY_LENGTH, API_KEY_PREFIX } from '../lambda/shared/api-keys';
 import type { AuthorizerContext } from '../lambda/shared/caller';
 
 export const BENCH_CALLER: AuthorizerContext = { authenticated: true, accountId: 'acct_bench', keyId: 'key_bench' };
@@ -67,6 +68,12 @@ export function httpEvent(shape: RequestShape, authorization = 'Bearer pst_bench
 // The authorizer event and the Lambda context are the local gateway's own (local/gateway.ts), so the
 // bench invokes handlers exactly as the local server does.
 export { authorizerEvent as authorizerEventFor, lambdaContext } from '../local/gateway';
+
+/** A string shaped like an API key that no one issued: its checksum fails (a random or mistyped key). */
+export const madeUpKey = (): string =>
+  `${API_KEY_PREFIX}${randomBytes(64)
+    .toString('base64url')
+    .slice(0, API_KEY_LENGTH - API_KEY_PREFIX.length)}`;
 
 /** The request of each operation, as API Gateway hands it over (paths from the route table's shapes). */
 export const requestOf = {

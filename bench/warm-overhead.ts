@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { GatewayFunctions, LambdaFunction } from '../local/functions';
 import type { BenchStore } from './bench-store';
 import { directCalls } from './direct-calls';
-import { authorizerEventFor, lambdaContext, requestOf } from './events';
+import { authorizerEventFor, lambdaContext, madeUpKey, requestOf } from './events';
 import type { BudgetCheck, Table } from './report';
 import type { SdkTimer } from './sdk-timer';
 import { median, ms, percentile } from './stats';
@@ -38,6 +38,11 @@ function cases(functions: GatewayFunctions, bench: BenchStore, petId: number): C
       label: 'authorizer (key cached)',
       fn: functions.authorizer,
       event: () => authorizerEventFor(requestOf.listPets({}, bearer)),
+    },
+    {
+      label: 'authorizer (made-up key, refused by its checksum)',
+      fn: functions.authorizer,
+      event: () => authorizerEventFor(requestOf.listPets({}, `Bearer ${madeUpKey()}`)),
     },
     {
       label: 'getPet',

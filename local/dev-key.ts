@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hashApiKey, isWellFormedApiKey, issueApiKey } from '../lambda/shared/api-keys';
+import { API_KEY_FORM, hashApiKey, isWellFormedApiKey, issueApiKey } from '../lambda/shared/api-keys';
 import type { ApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
 
 export const DEV_ACCOUNT_ID = 'acct_local_dev';
@@ -9,6 +9,8 @@ const DEV_KEY_FILE = 'dev-api-key';
 export interface DevKey {
   readonly key: string;
   readonly source: 'PETSTORE_DEV_API_KEY' | 'data directory' | 'new';
+  /** Why a new key was issued although the data directory held one. */
+  readonly replaced?: string;
 }
 
 /**
@@ -21,14 +23,16 @@ export async function ensureDevKey(keys: ApiKeyRepository, dataDir: string, from
   let source: DevKey['source'];
   if (fromEnv !== undefined && fromEnv !== '') {
     if (!isWellFormedApiKey(fromEnv)) {
-      throw new Error('PETSTORE_DEV_API_KEY must look like pst_ followed by 43 base64url characters (e.g. from `npm run keys -- create`)');
+      throw new Error(`PETSTORE_DEV_API_KEY must be ${API_KEY_FORM}, with a valid checksum (e.g. from \`npm run keys -- create\`)`);
     }
     [key, source] = [fromEnv, 'PETSTORE_DEV_API_KEY'];
-  } else if (existsSync(file)) {
+  } else if (existsSync(file) && isWellFormedApiKey(readFileSync(file, 'utf8').trim())) {
     [key, source] = [readFileSync(file, 'utf8').trim(), 'data directory'];
   } else {
     [key, source] = [issueApiKey({ accountId: DEV_ACCOUNT_ID }).key, 'new'];
   }
+  // A key of the format before checksums (pst_ + 43 characters) is refused everywhere now: replace it.
+  const replaced = source === 'new' && existsSync(file) ? `${file} held a key of an older format, which no longer works` : undefined;
   const existing = await keys.findByHash(hashApiKey(key));
   if (!existing) {
     await keys.create(issueApiKey({ accountId: DEV_ACCOUNT_ID, description: 'local development key', key }).record);
@@ -36,5 +40,5 @@ export async function ensureDevKey(keys: ApiKeyRepository, dataDir: string, from
     throw new Error(`the dev API key ${existing.keyId} was revoked; unset PETSTORE_DEV_API_KEY or delete ${file} to get a new one`);
   }
   if (source !== 'PETSTORE_DEV_API_KEY') writeFileSync(file, `${key}\n`, { mode: 0o600 });
-  return { key, source };
+  return { key, source, ...(replaced ? { replaced } : {}) };
 }

@@ -37,6 +37,7 @@ async function main(): Promise<void> {
   });
   writeEndpoint(dataDir, store.endpoint);
 
+  if (devKey.replaced) console.log(`${devKey.replaced}: issued a new dev key.`);
   console.log(`Dev API key (${devKey.source}): ${devKey.key}`);
   console.log(`Messages base URL: ${api.origin}`);
   console.log(`Pets base URL: ${api.petsBaseUrl}`);

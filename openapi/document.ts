@@ -4,7 +4,7 @@
  * (./operations.ts). Plain code, no aws-cdk-lib: `npm run openapi` writes it to docs/openapi.json and
  * the local server serves it.
  */
-import { API_KEY_PREFIX } from '../lambda/shared/api-keys';
+import { API_KEY_FORM } from '../lambda/shared/api-keys';
 import { AUTH_CACHE_TTL_MS } from '../lambda/shared/auth-settings';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS } from '../lambda/shared/operations';
 import { MAX_BODY_BYTES } from '../lambda/shared/middleware/limit-body-size';
@@ -197,7 +197,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
           scheme: 'bearer',
           bearerFormat: 'API key',
           description:
-            `An API key (\`${API_KEY_PREFIX}\` and 43 base64url characters), issued with \`npm run keys -- create\` and sent as ` +
+            `An API key (${API_KEY_FORM}, the last 8 a checksum), issued with \`npm run keys -- create\` and sent as ` +
             `\`Authorization: Bearer <API_KEY>\`. A revoked key is refused within ${AUTH_CACHE_TTL_MS / 1000} seconds.`,
         },
       },

@@ -1,15 +1,19 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
-import { AUTH_CACHE_MAX_ENTRIES, AUTH_CACHE_TTL_MS } from '../shared/auth-settings';
-import { hashApiKey, isWellFormedApiKey, parseBearer } from '../shared/api-keys';
+import { parseBearer } from '../shared/api-keys';
+import { AUTH_CACHE_TTL_MS, AUTH_KNOWN_KEYS_MAX, AUTH_UNKNOWN_KEYS_MAX } from '../shared/auth-settings';
 import type { AuthorizerContext } from '../shared/caller';
 import { tableName } from '../shared/config';
 import { documentClient } from '../shared/dynamodb-client';
+import { KeyResolver } from '../shared/key-resolver';
 import { log } from '../shared/logger';
 import { DynamoApiKeyRepository } from '../shared/repositories/api-key-repository';
-import { TtlCache } from '../shared/ttl-cache';
 
 const keys = new DynamoApiKeyRepository(documentClient(), tableName('apiKeys'));
-const lookups = new TtlCache<AuthorizerContext>(AUTH_CACHE_TTL_MS, AUTH_CACHE_MAX_ENTRIES);
+const resolver = new KeyResolver((keyHash) => keys.findByHash(keyHash), {
+  ttlMs: AUTH_CACHE_TTL_MS,
+  knownMax: AUTH_KNOWN_KEYS_MAX,
+  unknownMax: AUTH_UNKNOWN_KEYS_MAX,
+});
 
 type Result = APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>;
 
@@ -19,27 +23,11 @@ type Result = APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>;
  */
 const resolved = (context: AuthorizerContext): Result => ({ isAuthorized: true, context });
 
-async function lookUp(key: string): Promise<AuthorizerContext> {
-  const keyHash = hashApiKey(key);
-  const cached = lookups.get(keyHash);
-  if (cached) return cached;
-  const record = await keys.findByHash(keyHash);
-  const context: AuthorizerContext = !record
-    ? { authenticated: false, reason: 'unknown_key' }
-    : record.revokedAt
-      ? { authenticated: false, reason: 'revoked' }
-      : { authenticated: true, accountId: record.accountId, keyId: record.keyId };
-  lookups.set(keyHash, context);
-  return context;
-}
-
 export async function handler(event: APIGatewayRequestAuthorizerEventV2): Promise<Result> {
   const bearer = parseBearer(event.headers?.authorization);
   if (bearer.kind !== 'key') return resolved({ authenticated: false, reason: bearer.kind });
-  // Anything not shaped like our keys cannot be one: no table read for it.
-  if (!isWellFormedApiKey(bearer.key)) return resolved({ authenticated: false, reason: 'unknown_key' });
   try {
-    return resolved(await lookUp(bearer.key));
+    return resolved(await resolver.resolve(bearer.key));
   } catch (error) {
     await log('warn', 'API key lookup failed', {
       operation: 'authorizer',

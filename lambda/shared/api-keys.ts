@@ -2,23 +2,44 @@ import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * API keys: 256 random bits behind a recognisable prefix (so leaked keys are easy to spot by secret
- * scanners), stored only as their SHA-256 hash. A fast hash is right here: the input is random and
- * long, so there is nothing to brute-force, and the authorizer must stay quick.
+ * scanners), then a checksum over the random part, as large providers' tokens carry. The authorizer
+ * checks the checksum in memory, so a random or mistyped key is refused without a table read; only
+ * the SHA-256 hash of a key is stored. A fast hash is right here: the input is random and long, so
+ * there is nothing to brute-force, and the authorizer must stay quick.
+ *
+ * The checksum is public (anyone who reads this code can compute it): it keeps random noise and
+ * typos away from DynamoDB, not a determined attacker. Keys it passes are looked up once and their
+ * answer cached (lambda/shared/key-resolver.ts), and a stage's front door rate-limits per client.
  */
 export const API_KEY_PREFIX = 'pst_';
 const API_KEY_BYTES = 32;
-const API_KEY_PATTERN = /^pst_[A-Za-z0-9_-]{43}$/;
+/** base64url of 32 bytes, then of the checksum's 6 bytes. */
+const RANDOM_LENGTH = 43;
+const CHECKSUM_BYTES = 6;
+const CHECKSUM_LENGTH = 8;
+export const API_KEY_LENGTH = API_KEY_PREFIX.length + RANDOM_LENGTH + CHECKSUM_LENGTH;
+const API_KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9_-]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
+
+/** Describes the form for error messages and docs. */
+export const API_KEY_FORM = `${API_KEY_PREFIX} followed by ${RANDOM_LENGTH + CHECKSUM_LENGTH} base64url characters`;
+
+const checksumOf = (random: string): string =>
+  createHash('sha256').update(`petstore-api-key:${random}`, 'utf8').digest().subarray(0, CHECKSUM_BYTES).toString('base64url');
 
 export function generateApiKey(): string {
-  return API_KEY_PREFIX + randomBytes(API_KEY_BYTES).toString('base64url');
+  const random = randomBytes(API_KEY_BYTES).toString('base64url');
+  return `${API_KEY_PREFIX}${random}${checksumOf(random)}`;
 }
 
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
+/** Shaped like our keys and its checksum matches: worth a lookup. Anything else was never issued. */
 export function isWellFormedApiKey(key: string): boolean {
-  return API_KEY_PATTERN.test(key);
+  if (!API_KEY_PATTERN.test(key)) return false;
+  const random = key.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + RANDOM_LENGTH);
+  return key.slice(API_KEY_PREFIX.length + RANDOM_LENGTH) === checksumOf(random);
 }
 
 export function generateKeyId(): string {

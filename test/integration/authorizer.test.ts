@@ -1,0 +1,66 @@
+/**
+ * The deployed authorizer's handler, in process, on the local DynamoDB, counting the DynamoDB calls it
+ * makes through the SDK's own middleware stack: an anonymous flood of made-up keys costs no table read.
+ */
+import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
+import { randomBytes } from 'node:crypto';
+import { API_KEY_LENGTH, generateApiKey, issueApiKey } from '../../lambda/shared/api-keys';
+import { documentClient, dynamoDbClient } from '../../lambda/shared/dynamodb-client';
+import { DynamoApiKeyRepository } from '../../lambda/shared/repositories/api-key-repository';
+import { freshTables } from '../support/local-dynamodb';
+
+let handler: (event: APIGatewayRequestAuthorizerEventV2) => Promise<unknown>;
+let calls = 0;
+let issued: string;
+
+beforeAll(async () => {
+  const { tableNames } = await freshTables();
+  ({ handler } = await import('../../lambda/handlers/authorizer'));
+  dynamoDbClient().middlewareStack.add(
+    (next) => (args) => {
+      calls++;
+      return next(args);
+    },
+    { step: 'initialize', name: 'countCalls' },
+  );
+  const key = issueApiKey({ accountId: 'acct_authorizer' });
+  await new DynamoApiKeyRepository(documentClient(), tableNames.apiKeys).create(key.record);
+  issued = key.key;
+});
+beforeEach(() => {
+  calls = 0;
+});
+
+const authorize = (key: string) =>
+  handler({
+    headers: { authorization: `Bearer ${key}` },
+    requestContext: { requestId: 'r' },
+  } as unknown as APIGatewayRequestAuthorizerEventV2);
+
+test('a random key of the right shape is refused with no DynamoDB call', async () => {
+  for (let index = 0; index < 200; index++) {
+    const key = `pst_${randomBytes(64)
+      .toString('base64url')
+      .slice(0, API_KEY_LENGTH - 4)}`;
+    expect(await authorize(key)).toEqual({ isAuthorized: true, context: { authenticated: false, reason: 'unknown_key' } });
+  }
+  expect(calls).toBe(0);
+});
+
+test('an issued key mistyped in one character is refused with no DynamoDB call', async () => {
+  const mistyped = `${issued.slice(0, 20)}${issued[20] === 'Q' ? 'R' : 'Q'}${issued.slice(21)}`;
+  expect(await authorize(mistyped)).toMatchObject({ context: { authenticated: false, reason: 'unknown_key' } });
+  expect(calls).toBe(0);
+});
+
+test('an issued key is read once, then answered from the cache', async () => {
+  expect(await authorize(issued)).toMatchObject({ context: { authenticated: true, accountId: 'acct_authorizer' } });
+  expect(await authorize(issued)).toMatchObject({ context: { authenticated: true } });
+  expect(calls).toBe(1);
+});
+
+test('a key with a valid checksum that was never issued costs one read, then none while cached', async () => {
+  const forged = generateApiKey();
+  for (let index = 0; index < 5; index++) expect(await authorize(forged)).toMatchObject({ context: { reason: 'unknown_key' } });
+  expect(calls).toBe(1);
+});
