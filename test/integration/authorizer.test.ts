@@ -64,3 +64,20 @@ test('a key with a valid checksum that was never issued costs one read, then non
   for (let index = 0; index < 5; index++) expect(await authorize(forged)).toMatchObject({ context: { reason: 'unknown_key' } });
   expect(calls).toBe(1);
 });
+
+test("an issued key's record stored although the answer to its put was lost counts as stored (the SDK's retry finds it)", async () => {
+  const { startFaultProxy } = await import('../support/tcp-proxy');
+  const { testDocumentClient, testEndpoint } = await import('../support/local-dynamodb');
+  const proxy = await startFaultProxy(testEndpoint());
+  const throughProxy = testDocumentClient(proxy.endpoint);
+  try {
+    const table = process.env.API_KEYS_TABLE_NAME as string;
+    const key = issueApiKey({ accountId: 'acct_lost_answer' });
+    proxy.loseNextAnswerTo(table);
+    await new DynamoApiKeyRepository(throughProxy, table).create(key.record);
+    expect(await authorize(key.key)).toMatchObject({ context: { authenticated: true, accountId: 'acct_lost_answer' } });
+  } finally {
+    throughProxy.destroy();
+    await proxy.close();
+  }
+});

@@ -1,4 +1,5 @@
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { putIf } from './put-if-absent';
 
 /** What the API keys table stores: never the key itself, only its SHA-256 hash. */
 export interface ApiKeyRecord {
@@ -30,8 +31,21 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
     return Item as ApiKeyRecord | undefined;
   }
 
+  /**
+   * Stores a new key's record. A 256-bit random key cannot collide with another, so when the condition
+   * fails the record under the hash can only be this one, put by an SDK retry after a lost answer: that
+   * is success, told apart by the record's random keyId; anything else is refused.
+   */
   async create(record: ApiKeyRecord): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.tableName, Item: record, ConditionExpression: 'attribute_not_exists(keyHash)' }));
+    const outcome = await putIf(
+      this.db,
+      this.tableName,
+      'keyHash',
+      { ...record },
+      { expression: 'attribute_not_exists(#keyHash)', names: { '#keyHash': 'keyHash' } },
+    );
+    if (!outcome.written && outcome.current?.keyId !== record.keyId)
+      throw new Error(`an API key record with hash ${record.keyHash} already exists`);
   }
 
   /** Operator path only (the keys CLI): the table holds one small item per key. */
