@@ -7,8 +7,8 @@
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Header, JsonSchema, OpenApiDocument, Operation, Reference, Response } from '../../openapi/types';
 import { OPENAPI_FILE } from '../../openapi/render';
 
@@ -34,9 +34,18 @@ const TRANSPORT_HEADERS = new Set([
   'apigw-requestid',
 ]);
 
-export const openApiDocument: OpenApiDocument = JSON.parse(
-  readFileSync(resolve(__dirname, '../..', OPENAPI_FILE), 'utf8'),
-) as OpenApiDocument;
+/**
+ * The project root, found from the working directory (npm scripts and jest run there): this module is
+ * loaded both by jest (CommonJS, `__dirname`) and by `npm run smoke` (an ES module under tsx).
+ */
+function projectRoot(): string {
+  for (let directory = process.cwd(); ; directory = dirname(directory)) {
+    if (existsSync(join(directory, OPENAPI_FILE))) return directory;
+    if (dirname(directory) === directory) throw new Error(`no ${OPENAPI_FILE} above ${process.cwd()}`);
+  }
+}
+
+export const openApiDocument: OpenApiDocument = JSON.parse(readFileSync(join(projectRoot(), OPENAPI_FILE), 'utf8')) as OpenApiDocument;
 
 const COMPONENTS_ID = 'urn:petstore:openapi-components';
 const ajv = new Ajv2020({ allErrors: true, strict: true });
@@ -189,8 +198,8 @@ export function assertHonoursContract(request: ContractRequest, answer: Contract
 export function writeContractCoverage(): void {
   const testPath = expect.getState().testPath;
   if (!testPath || validatedAnswers.size === 0) return;
-  const directory = resolve(__dirname, '../../test-artifacts/contract');
+  const directory = join(projectRoot(), 'test-artifacts/contract');
   mkdirSync(directory, { recursive: true });
   const tally = Object.fromEntries([...validatedAnswers].sort(([a], [b]) => a.localeCompare(b)));
-  writeFileSync(resolve(directory, `${basename(testPath)}.json`), `${JSON.stringify(tally, null, 2)}\n`);
+  writeFileSync(join(directory, `${basename(testPath)}.json`), `${JSON.stringify(tally, null, 2)}\n`);
 }

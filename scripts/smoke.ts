@@ -1,0 +1,182 @@
+/**
+ * `npm run smoke`: the black-box checks of scripts/smoke/checks.ts against a running stage, one line
+ * per check and a summary; exits 1 when any check fails.
+ *
+ *   npm run smoke -- --stage staging [--region eu-west-1] [--origin https://app.example.com]
+ *       finds the base URLs in the stack's outputs, issues a temporary key into its API-keys table
+ *       (your AWS credentials), revokes it at the end and, after the authorizer's cache window,
+ *       checks it is refused (--no-revocation-wait skips that wait). prod needs --read-only.
+ *   npm run smoke -- --pets-base-url https://…/v1 --messages-base-url https://… --key pst_…
+ *       any address, with your own key (nothing to revoke).
+ *   npm run smoke -- --local
+ *       a local server of its own, on a temporary data directory (what CI runs).
+ * --read-only creates nothing: the checks that store pets or messages are skipped (and say so).
+ */
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { issueApiKey } from '../lambda/shared/api-keys';
+import { AUTH_CACHE_TTL_MS } from '../lambda/shared/auth-settings';
+import { createDocumentClient } from '../lambda/shared/dynamodb-client';
+import { DynamoApiKeyRepository, type ApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
+import { isStageName, STAGES, stackNameOf } from '../lib/stages';
+import { loadFunctions } from '../local/functions';
+import { openLocalStore } from '../local/local-store';
+import { startLocalApi } from '../local/server';
+import { checkRevokedKeyRefused, runSmokeChecks, type CheckResult, type SmokeTarget } from './smoke/checks';
+
+const SMOKE_ACCOUNT_ID = 'acct_smoke';
+/** Past the authorizer's cache window, with a margin for clocks and in-flight lookups. */
+const REVOCATION_WAIT_MS = AUTH_CACHE_TTL_MS + 5_000;
+
+interface Session {
+  readonly target: Omit<SmokeTarget, 'readOnly' | 'corsOrigin'>;
+  readonly where: string;
+  /** Revokes the run's temporary key; undefined when the key is not ours to revoke. */
+  readonly revoke?: () => Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A temporary key of SMOKE_ACCOUNT_ID, and how to revoke it. */
+async function temporaryKey(keys: ApiKeyRepository): Promise<{ key: string; revoke: () => Promise<void> }> {
+  const issued = issueApiKey({ accountId: SMOKE_ACCOUNT_ID, description: `npm run smoke ${new Date().toISOString()}` });
+  await keys.create(issued.record);
+  return {
+    key: issued.key,
+    revoke: async () => {
+      await keys.revoke(issued.record.keyId, new Date());
+    },
+  };
+}
+
+async function stageSession(stage: string, region: string | undefined): Promise<Session> {
+  if (!isStageName(stage)) throw new Error(`--stage must be one of ${STAGES.join(', ')}`);
+  const stackName = stackNameOf(stage);
+  const cloudFormation = new CloudFormationClient(region ? { region } : {});
+  const usedRegion = await cloudFormation.config.region();
+  const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
+  cloudFormation.destroy();
+  const output = (key: string): string => {
+    const value = Stacks?.[0]?.Outputs?.find((candidate) => candidate.OutputKey === key)?.OutputValue;
+    if (!value) throw new Error(`stack ${stackName} in ${usedRegion} has no ${key} output; deploy it first`);
+    return value;
+  };
+  const db = createDocumentClient(undefined, usedRegion);
+  const { key, revoke } = await temporaryKey(new DynamoApiKeyRepository(db, output('ApiKeysTableName')));
+  return {
+    target: { petsBaseUrl: output('PetsBaseUrl'), messagesBaseUrl: output('MessagesBaseUrl'), key },
+    where: `${stackName} in ${usedRegion}`,
+    revoke,
+    close: () => {
+      db.destroy();
+      return Promise.resolve();
+    },
+  };
+}
+
+async function localSession(): Promise<Session> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'petstore-smoke-'));
+  const store = await openLocalStore({ dataDir });
+  Object.assign(process.env, store.environment, { POWERTOOLS_LOG_LEVEL: 'ERROR' });
+  const db = createDocumentClient(store.endpoint);
+  const api = await startLocalApi({ functions: await loadFunctions() });
+  const { key, revoke } = await temporaryKey(new DynamoApiKeyRepository(db, store.tableNames.apiKeys));
+  return {
+    target: { petsBaseUrl: api.petsBaseUrl, messagesBaseUrl: api.origin, key },
+    where: `a local server at ${api.origin} (${store.engine})`,
+    revoke,
+    close: async () => {
+      await api.close();
+      db.destroy();
+      await store.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const SYMBOLS: Record<CheckResult['outcome'], string> = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP' };
+const line = (result: CheckResult): string => `${SYMBOLS[result.outcome]}  ${result.name}${result.detail ? ` — ${result.detail}` : ''}`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      stage: { type: 'string' },
+      region: { type: 'string' },
+      local: { type: 'boolean', default: false },
+      'pets-base-url': { type: 'string' },
+      'messages-base-url': { type: 'string' },
+      key: { type: 'string' },
+      origin: { type: 'string' },
+      'read-only': { type: 'boolean', default: false },
+      'no-revocation-wait': { type: 'boolean', default: false },
+    },
+  });
+  const modes = [values.stage !== undefined, values.local, values['pets-base-url'] !== undefined].filter(Boolean).length;
+  if (modes !== 1) {
+    console.error('give exactly one of --stage <stage>, --local, or --pets-base-url … --messages-base-url … --key …');
+    return 2;
+  }
+  if (values.stage === 'prod' && !values['read-only']) {
+    console.error('prod: add --read-only (the checks that store pets cannot undo them: the API deletes nothing)');
+    return 2;
+  }
+  let session: Session;
+  if (values.stage !== undefined) session = await stageSession(values.stage, values.region);
+  else if (values.local) session = await localSession();
+  else {
+    const { 'pets-base-url': petsBaseUrl, 'messages-base-url': messagesBaseUrl, key } = values;
+    if (!petsBaseUrl || !messagesBaseUrl || !key) {
+      console.error('--pets-base-url needs --messages-base-url and --key');
+      return 2;
+    }
+    session = { target: { petsBaseUrl, messagesBaseUrl, key }, where: petsBaseUrl, close: () => Promise.resolve() };
+  }
+
+  const results: CheckResult[] = [];
+  try {
+    console.log(`Smoke checks against ${session.where}${values['read-only'] ? ' (read-only)' : ''}`);
+    const target: SmokeTarget = {
+      ...session.target,
+      readOnly: values['read-only'],
+      ...(values.origin ? { corsOrigin: values.origin } : {}),
+    };
+    const run = await runSmokeChecks(target, (result) => console.log(line(result)));
+    results.push(...run.results);
+    const revocation: CheckResult = session.revoke
+      ? values['no-revocation-wait']
+        ? {
+            name: 'the revoked temporary key is refused',
+            outcome: 'skip',
+            detail: `--no-revocation-wait (the authorizer caches lookups for ${AUTH_CACHE_TTL_MS / 1000} s)`,
+          }
+        : await (async () => {
+            await session.revoke?.();
+            console.log(`(revoked the temporary key; waiting ${REVOCATION_WAIT_MS / 1000} s for the authorizer's cache window)`);
+            await new Promise((wake) => setTimeout(wake, REVOCATION_WAIT_MS));
+            return checkRevokedKeyRefused(session.target.petsBaseUrl, session.target.key);
+          })()
+      : { name: 'the revoked temporary key is refused', outcome: 'skip', detail: 'the key was given (--key): not ours to revoke' };
+    if (session.revoke && values['no-revocation-wait']) await session.revoke();
+    results.push(revocation);
+    console.log(line(revocation));
+    console.log(
+      `Created: ${run.created.pets.length} pets (${run.created.pets.join(', ') || 'none'}), ${run.created.messages.length} messages (${run.created.messages.join(', ') || 'none'})${session.revoke ? `, one temporary key of ${SMOKE_ACCOUNT_ID} (revoked)` : ''}`,
+    );
+  } finally {
+    await session.close();
+  }
+  const count = (outcome: CheckResult['outcome']) => results.filter((result) => result.outcome === outcome).length;
+  console.log(`Smoke: ${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped`);
+  return count('fail') > 0 ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,332 @@
+/**
+ * The black-box checks `npm run smoke` makes against a stage: every operation, the spec's statuses and
+ * error bodies, auth, deprecation headers, pagination, idempotent replay and, when an origin is given,
+ * the CORS preflight. Every answer is also held to docs/openapi.json with the contract checker the
+ * HTTP tests use, so a stage that answers something the document does not allow fails here.
+ */
+import { randomUUID } from 'node:crypto';
+import { contractViolations } from '../../test/contract/openapi-contract';
+
+export interface SmokeTarget {
+  readonly petsBaseUrl: string;
+  readonly messagesBaseUrl: string;
+  /** A valid API key. */
+  readonly key: string;
+  /** Creates nothing (prod: pets cannot be deleted through the API). */
+  readonly readOnly: boolean;
+  /** A browser origin the stage allows (`-c corsOrigins`): its preflight is checked. */
+  readonly corsOrigin?: string;
+}
+
+export type Outcome = 'pass' | 'fail' | 'skip';
+
+export interface CheckResult {
+  readonly name: string;
+  readonly outcome: Outcome;
+  readonly detail?: string;
+}
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  readonly json: unknown;
+}
+
+/** What a run stored on the stage, so the report can say so. */
+export interface Created {
+  readonly pets: number[];
+  readonly messages: string[];
+}
+
+class CheckFailed extends Error {}
+
+function check(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new CheckFailed(message);
+}
+
+const bodyOf = (answer: Answer): Record<string, unknown> =>
+  typeof answer.json === 'object' && answer.json !== null ? (answer.json as Record<string, unknown>) : {};
+
+function expectError(answer: Answer, status: number, code: string): void {
+  const body = bodyOf(answer);
+  check(
+    answer.status === status && body.code === code && body.status === status,
+    `expected ${status} ${code}, got ${answer.status} ${answer.text.slice(0, 200)}`,
+  );
+}
+
+/** One request, its answer held to docs/openapi.json. */
+async function send(
+  method: string,
+  url: string,
+  options: { key?: string | null; headers?: Record<string, string>; body?: string; contract?: boolean } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  const response = await fetch(url, { method, headers, ...(options.body === undefined ? {} : { body: options.body }), redirect: 'manual' });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const answer = { status: response.status, headers: response.headers, text, json };
+  if (options.contract !== false) {
+    const { problems } = contractViolations({ method, url }, answer);
+    check(
+      problems.length === 0,
+      `${method} ${url} answered ${answer.status}, which docs/openapi.json does not allow: ${problems.join('; ')}`,
+    );
+  }
+  return answer;
+}
+
+const nextLink = (answer: Answer): string | undefined => /^<([^>]+)>; rel="next"$/.exec(answer.headers.get('link') ?? '')?.[1];
+
+interface Check {
+  readonly name: string;
+  /** Stores something on the stage: skipped in read-only runs. */
+  readonly writes?: true;
+  readonly run: () => Promise<string | undefined>;
+}
+
+export async function runSmokeChecks(
+  target: SmokeTarget,
+  report: (result: CheckResult) => void,
+): Promise<{ results: CheckResult[]; created: Created }> {
+  const pets = `${target.petsBaseUrl}/pets`;
+  const messages = `${target.messagesBaseUrl}/messages`;
+  const created: { pets: number[]; messages: string[] } = { pets: [], messages: [] };
+  const json = { 'content-type': 'application/json' };
+  const createPet = async (name: string, extra: Record<string, string> = {}): Promise<Answer> => {
+    const answer = await send('POST', pets, {
+      key: target.key,
+      headers: { ...json, ...extra },
+      body: JSON.stringify({ name, categoryId: 1 }),
+    });
+    const id = bodyOf(answer).id;
+    if (answer.status === 201 && typeof id === 'number' && !created.pets.includes(id)) created.pets.push(id);
+    return answer;
+  };
+  const stamp = `smoke-${new Date().toISOString()}`;
+
+  const checks: Check[] = [
+    {
+      name: 'GET /pets without a key answers 401 unauthorized with WWW-Authenticate',
+      run: async () => {
+        const answer = await send('GET', pets);
+        expectError(answer, 401, 'unauthorized');
+        check(answer.headers.get('www-authenticate') === 'Bearer realm="petstore"', 'WWW-Authenticate is missing');
+        return undefined;
+      },
+    },
+    {
+      name: 'a made-up key and a non-Bearer Authorization answer 401 unauthorized',
+      run: async () => {
+        expectError(await send('GET', pets, { key: `pst_${'A'.repeat(51)}` }), 401, 'unauthorized');
+        expectError(await send('GET', pets, { headers: { authorization: 'Basic dXNlcjpwYXNz' } }), 401, 'unauthorized');
+        return undefined;
+      },
+    },
+    {
+      name: 'GET /pets?limit=2 answers 200 with at most 2 pets',
+      run: async () => {
+        const answer = await send('GET', `${pets}?limit=2`, { key: target.key });
+        check(
+          answer.status === 200 && Array.isArray(answer.json) && answer.json.length <= 2,
+          `got ${answer.status} ${answer.text.slice(0, 200)}`,
+        );
+        return `${(answer.json as unknown[]).length} pets${nextLink(answer) ? ', a next page' : ''}`;
+      },
+    },
+    {
+      name: 'GET /pets refuses limit=0 and an unknown parameter with 400 invalid_request',
+      run: async () => {
+        expectError(await send('GET', `${pets}?limit=0`, { key: target.key }), 400, 'invalid_request');
+        expectError(await send('GET', `${pets}?stauts=sold`, { key: target.key }), 400, 'invalid_request');
+        return undefined;
+      },
+    },
+    {
+      name: 'POST /pets refuses bad input with 400 and a non-JSON content type with 400 unsupported_media_type (nothing stored)',
+      run: async () => {
+        expectError(await send('POST', pets, { key: target.key, headers: json, body: '{"name":""}' }), 400, 'invalid_request');
+        expectError(await send('POST', pets, { key: target.key, headers: json, body: '{"name":' }), 400, 'invalid_json');
+        expectError(
+          await send('POST', pets, { key: target.key, headers: { 'content-type': 'text/plain' }, body: '{"name":"a","categoryId":1}' }),
+          400,
+          'unsupported_media_type',
+        );
+        return undefined;
+      },
+    },
+    {
+      name: 'POST /pets answers 201 with the pet and a Location that fetches it, with Deprecation and Sunset',
+      writes: true,
+      run: async () => {
+        const answer = await createPet(`${stamp} location`);
+        const pet = bodyOf(answer);
+        check(
+          answer.status === 201 && typeof pet.id === 'number' && pet.status === 'available',
+          `got ${answer.status} ${answer.text.slice(0, 200)}`,
+        );
+        const location = answer.headers.get('location');
+        check(location === `${pets}/${pet.id}`, `Location ${location ?? '(none)'} is not ${pets}/${pet.id}`);
+        const fetched = await send('GET', location, { key: target.key });
+        check(
+          fetched.status === 200 && JSON.stringify(fetched.json) === JSON.stringify(pet),
+          `GET Location answered ${fetched.status} ${fetched.text.slice(0, 200)}`,
+        );
+        check(
+          fetched.headers.get('sunset') === 'Thu, 05 Dec 2030 00:00:00 GMT' && fetched.headers.get('deprecation') !== null,
+          'Deprecation/Sunset missing',
+        );
+        return `pet ${pet.id}`;
+      },
+    },
+    {
+      name: 'GET /pets/{petId} of an unknown id answers 404 not_found, still deprecated; a malformed one 400',
+      run: async () => {
+        const unknown = await send('GET', `${pets}/${Number.MAX_SAFE_INTEGER}`, { key: target.key });
+        expectError(unknown, 404, 'not_found');
+        check(unknown.headers.get('sunset') !== null, 'Sunset missing on the 404');
+        expectError(await send('GET', `${pets}/abc`, { key: target.key }), 400, 'invalid_request');
+        return undefined;
+      },
+    },
+    {
+      name: 'an Idempotency-Key retry answers the first 201 again, marked Idempotent-Replayed, storing nothing new',
+      writes: true,
+      run: async () => {
+        const key = { 'idempotency-key': randomUUID() };
+        const first = await createPet(`${stamp} replay`, key);
+        const again = await createPet(`${stamp} replay`, key);
+        check(first.status === 201 && again.status === 201, `got ${first.status}, ${again.status}`);
+        check(
+          again.headers.get('idempotent-replayed') === 'true' && first.headers.get('idempotent-replayed') === null,
+          'Idempotent-Replayed not as expected',
+        );
+        check(JSON.stringify(first.json) === JSON.stringify(again.json), 'the replay answered another pet');
+        return `pet ${String(bodyOf(first).id)}`;
+      },
+    },
+    {
+      name: 'a status-filtered listing pages with Link until the last page, each pet once',
+      writes: true,
+      run: async () => {
+        for (let index = 0; index < 3; index++) await createPet(`${stamp} page ${index}`);
+        const seen = new Set<number>();
+        let url: string | undefined = `${pets}?status=available&limit=2`;
+        let pages = 0;
+        while (url && pages < 10_000) {
+          const page = await send('GET', url, { key: target.key });
+          check(page.status === 200 && Array.isArray(page.json), `page ${pages + 1} answered ${page.status}`);
+          for (const pet of page.json as { id: number; status: string }[]) {
+            check(!seen.has(pet.id) && pet.status === 'available', `pet ${pet.id} seen twice or not available`);
+            seen.add(pet.id);
+          }
+          url = nextLink(page);
+          pages++;
+        }
+        check(
+          created.pets.every((id) => seen.has(id)),
+          'a pet this run created is missing from the listing',
+        );
+        return `${pages} pages, ${seen.size} pets`;
+      },
+    },
+    {
+      name: 'POST /messages on the messages base URL answers 202 queued',
+      writes: true,
+      run: async () => {
+        const answer = await send('POST', messages, {
+          key: target.key,
+          headers: json,
+          body: JSON.stringify({ message: `${stamp} hello` }),
+        });
+        const message = bodyOf(answer);
+        check(
+          answer.status === 202 && message.status === 'queued' && typeof message.id === 'string',
+          `got ${answer.status} ${answer.text.slice(0, 200)}`,
+        );
+        created.messages.push(message.id);
+        return `message ${message.id}`;
+      },
+    },
+    {
+      name: 'POST /messages refuses a missing message with 400 invalid_request',
+      run: async () => {
+        expectError(await send('POST', messages, { key: target.key, headers: json, body: '{}' }), 400, 'invalid_request');
+        return undefined;
+      },
+    },
+    {
+      name: 'an unknown route answers 404 not_found (401 without a key)',
+      run: async () => {
+        expectError(await send('GET', `${target.petsBaseUrl}/store/orders`, { key: target.key }), 404, 'not_found');
+        expectError(await send('GET', `${target.petsBaseUrl}/store/orders`), 401, 'unauthorized');
+        return undefined;
+      },
+    },
+    {
+      name: 'a CORS preflight from the configured origin answers 2xx with the allowed method and headers',
+      run: async () => {
+        if (!target.corsOrigin) return 'skip: no --origin given';
+        for (const url of [pets, messages]) {
+          const answer = await send('OPTIONS', url, {
+            headers: {
+              origin: target.corsOrigin,
+              'access-control-request-method': 'POST',
+              'access-control-request-headers': 'authorization,content-type,idempotency-key',
+            },
+            contract: false,
+          });
+          check(answer.status >= 200 && answer.status < 300, `preflight of ${url} answered ${answer.status}`);
+          check(
+            answer.headers.get('access-control-allow-origin') === target.corsOrigin,
+            `preflight of ${url}: access-control-allow-origin ${answer.headers.get('access-control-allow-origin') ?? '(none)'}`,
+          );
+          const allowed = (answer.headers.get('access-control-allow-headers') ?? '').toLowerCase();
+          check(
+            ['authorization', 'content-type', 'idempotency-key'].every((name) => allowed.includes(name)),
+            `preflight of ${url}: allow-headers ${allowed}`,
+          );
+        }
+        return undefined;
+      },
+    },
+  ];
+
+  const results: CheckResult[] = [];
+  for (const item of checks) {
+    let result: CheckResult;
+    if (item.writes && target.readOnly) {
+      result = { name: item.name, outcome: 'skip', detail: 'read-only run: it would store data' };
+    } else {
+      try {
+        const detail = await item.run();
+        result = detail?.startsWith('skip: ')
+          ? { name: item.name, outcome: 'skip', detail: detail.slice(6) }
+          : { name: item.name, outcome: 'pass', ...(detail ? { detail } : {}) };
+      } catch (error) {
+        result = { name: item.name, outcome: 'fail', detail: error instanceof Error ? error.message : String(error) };
+      }
+    }
+    results.push(result);
+    report(result);
+  }
+  return { results, created };
+}
+
+/** After the run's temporary key is revoked: refused once the authorizer's cache window has passed. */
+export async function checkRevokedKeyRefused(petsBaseUrl: string, revokedKey: string): Promise<CheckResult> {
+  const name = 'the revoked temporary key answers 401 unauthorized once the authorizer cache window has passed';
+  try {
+    expectError(await send('GET', `${petsBaseUrl}/pets?limit=1`, { key: revokedKey }), 401, 'unauthorized');
+    return { name, outcome: 'pass' };
+  } catch (error) {
+    return { name, outcome: 'fail', detail: error instanceof Error ? error.message : String(error) };
+  }
+}
