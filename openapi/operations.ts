@@ -5,7 +5,7 @@
  * the document, so a handler that answers something undocumented fails them.
  */
 import * as z from 'zod/mini';
-import type { OperationId } from '../lib/routes';
+import type { PublicOperationId } from '../lib/routes';
 import { OPERATIONS as SPECS, type InputSchemas } from '../lambda/shared/operations';
 import { NoBody } from '../lambda/shared/schemas/no-input';
 import { Message } from '../lambda/shared/schemas/message-response';
@@ -42,7 +42,7 @@ export interface OperationDocs {
 const rex = { id: 244208697521988, name: 'Rex', categoryId: 1, status: 'available' };
 const tom = { id: 244208697526101, name: 'Tom', categoryId: 2, status: 'sold' };
 
-export const OPERATIONS: Readonly<Record<OperationId, OperationDocs>> = {
+export const OPERATIONS: Readonly<Record<PublicOperationId, OperationDocs>> = {
   listPets: {
     tag: 'pets',
     summary: 'List animals',

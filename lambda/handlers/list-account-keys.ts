@@ -1,0 +1,26 @@
+import { accountKeyAnswer } from '../shared/account-key-answer';
+import { MAX_ACTIVE_KEYS_PER_ACCOUNT, REVOKED_KEYS_LISTED_FOR_DAYS } from '../shared/account-settings';
+import { AUTH_CACHE_TTL_MS } from '../shared/auth-settings';
+import { httpHandler } from '../shared/http-handler';
+import { jsonResponse } from '../shared/http-response';
+import { LIST_ACCOUNT_KEYS } from '../shared/operation-specs/list-account-keys';
+import type { AccountKeys } from '../shared/repositories/account-keys';
+import type { AccountKeyList } from '../shared/schemas/account-key-response';
+import { accountKeysStore } from '../shared/account-keys-store';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** GET /account/keys — the signed-in account's active keys and recently revoked ones, newest first, with its limits. */
+export const listAccountKeysHandler = (keys: AccountKeys, now: () => Date = () => new Date()) =>
+  httpHandler(LIST_ACCOUNT_KEYS, async ({ caller }) => {
+    const shownSince = new Date(now().getTime() - REVOKED_KEYS_LISTED_FOR_DAYS * DAY_MS).toISOString();
+    const records = (await keys.list(caller.accountId)).filter((record) => record.revokedAt === undefined || record.revokedAt > shownSince);
+    const answer: AccountKeyList = {
+      keys: records.map(accountKeyAnswer),
+      maxActiveKeys: MAX_ACTIVE_KEYS_PER_ACCOUNT,
+      revocationDelaySeconds: AUTH_CACHE_TTL_MS / 1000,
+    };
+    return jsonResponse(200, answer);
+  });
+
+export const handler = listAccountKeysHandler(accountKeysStore());
