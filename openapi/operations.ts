@@ -16,16 +16,17 @@ import type { HeaderUse } from './responses';
 import type { Example } from './types';
 
 export interface OperationDocs {
-  readonly tag: 'pets' | 'messages';
+  readonly tag: 'pets' | 'messages' | 'account';
   readonly summary: string;
   readonly description: string;
   /** The operation's input schemas, from lambda/shared/operations.ts (what the handler validates with). */
   readonly input: InputSchemas;
   readonly requestExamples?: Readonly<Record<string, Example>>;
   readonly success: {
-    readonly status: 200 | 201 | 202;
+    readonly status: 200 | 201 | 202 | 204;
     readonly description: string;
-    readonly body: z.core.$ZodType;
+    /** Absent for an answer without a body (204). */
+    readonly body?: z.core.$ZodType;
     readonly headers?: HeaderUse;
     readonly examples?: Readonly<Record<string, Example>>;
   };
