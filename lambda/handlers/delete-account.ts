@@ -19,7 +19,14 @@ export const deleteAccountHandler = (keys: AccountKeys, directory: AccountDirect
     return noContentResponse();
   });
 
-const userPoolId = process.env[USER_POOL_ID_ENV];
-if (!userPoolId) throw new Error(`${USER_POOL_ID_ENV} is not set`);
+let directory: AccountDirectory | undefined;
 
-export const handler = deleteAccountHandler(accountKeysStore(), new CognitoAccountDirectory(cognitoClient(), userPoolId));
+/** Made on first use: only this operation talks to Cognito, and only once a caller got past the token check. */
+function userPool(): AccountDirectory {
+  const userPoolId = process.env[USER_POOL_ID_ENV];
+  if (!userPoolId) throw new Error(`${USER_POOL_ID_ENV} is not set`);
+  directory ??= new CognitoAccountDirectory(cognitoClient(), userPoolId);
+  return directory;
+}
+
+export const handler = deleteAccountHandler(accountKeysStore(), { deleteUser: (username) => userPool().deleteUser(username) });
