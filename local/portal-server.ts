@@ -6,12 +6,13 @@
 import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join, resolve } from 'node:path';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PASSWORD_POLICY, PORTAL_CONFIG_FILE, PORTAL_DIRECTORY, PORTAL_PATH, type PortalConfig } from '../lib/accounts';
 import { PETS_BASE_PATH } from '../lib/routes';
 import { CONTENT_TYPES, PORTAL_EXTRA_FILES, portalSecurityPolicy } from '../lib/portal-files';
 
-const PROJECT_ROOT = resolve(__dirname, '..');
+const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** What the local portal needs to know of the identity provider (cognito-local). */
 export type PortalIdentity = Pick<PortalConfig, 'cognitoEndpoint' | 'userPoolId' | 'clientId'>;
