@@ -61,7 +61,7 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableAccess[]>
   deleteAccount: [
     { table: 'apiKeys', actions: ['dynamodb:UpdateItem'] },
     ACCOUNT_KEYS_INDEX,
-    { table: 'accounts', actions: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'] },
+    { table: 'accounts', actions: ['dynamodb:UpdateItem'] },
   ],
   accountNotFound: [],
 };

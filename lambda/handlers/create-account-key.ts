@@ -12,6 +12,9 @@ import { accountKeysStore } from '../shared/account-keys-store';
 export const createAccountKeyHandler = (keys: AccountKeys, now: () => Date = () => new Date()) =>
   httpHandler(CREATE_ACCOUNT_KEY, async ({ caller, body }) => {
     const created = await keys.create(caller.accountId, body.description, now());
+    if (created === 'closed') {
+      throw new ApiError(401, 'unauthorized', 'this account has been deleted', { 'www-authenticate': 'Bearer realm="petstore"' });
+    }
     if (created === 'limit_reached') {
       throw new ApiError(
         409,

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { issueApiKey, type IssuedApiKey } from '../api-keys';
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '../account-settings';
 import type { ApiKeyRecord, ApiKeyRepository } from './api-key-repository';
@@ -6,11 +6,14 @@ import type { ApiKeyRecord, ApiKeyRepository } from './api-key-repository';
 /** A signed-in user's keys (the account API): listing, creating under the cap, revoking, closing the account. */
 export interface AccountKeys {
   list(accountId: string): Promise<ApiKeyRecord[]>;
-  /** The new key, or `limit_reached` when the account already holds MAX_ACTIVE_KEYS_PER_ACCOUNT active keys. */
-  create(accountId: string, description: string, now: Date): Promise<IssuedApiKey | 'limit_reached'>;
+  /**
+   * The new key; `limit_reached` when the account already holds MAX_ACTIVE_KEYS_PER_ACCOUNT active keys;
+   * `closed` when the account was deleted (its access tokens stay valid until they expire).
+   */
+  create(accountId: string, description: string, now: Date): Promise<IssuedApiKey | 'limit_reached' | 'closed'>;
   /** The revoked key, or undefined when the account has no key with this id (another account's included). */
   revoke(accountId: string, keyId: string, at: Date): Promise<ApiKeyRecord | undefined>;
-  /** Revokes every active key of the account and forgets its slots; returns how many were revoked. */
+  /** Revokes every active key of the account and marks it closed, so no key can be created for it again; returns how many were revoked. */
   close(accountId: string, at: Date): Promise<number>;
 }
 
@@ -31,7 +34,8 @@ const isConditionFailure = (error: unknown): boolean => error instanceof Error &
  * creates can never pass the cap, then writes the key; revoking writes the key, then releases the slot.
  * Set ADD and DELETE are idempotent, so an SDK retry after a lost answer counts nothing twice. A crash
  * between the two writes can only leave a slot taken without an active key (never an active key without
- * a slot); such slots are repaired when they would block a create.
+ * a slot); such slots are repaired when they would block a create. A deleted account keeps its item,
+ * marked `closedAt`, so its still-valid access tokens cannot create keys.
  */
 export class DynamoAccountKeys implements AccountKeys {
   constructor(
@@ -45,11 +49,13 @@ export class DynamoAccountKeys implements AccountKeys {
     return this.keys.listByAccount(accountId);
   }
 
-  async create(accountId: string, description: string, now: Date): Promise<IssuedApiKey | 'limit_reached'> {
+  async create(accountId: string, description: string, now: Date): Promise<IssuedApiKey | 'limit_reached' | 'closed'> {
     const issued = issueApiKey({ accountId, description, now });
     const slot = slotOf(issued.record);
-    if (!(await this.claim(accountId, slot)) && !((await this.repair(accountId, now)) && (await this.claim(accountId, slot)))) {
-      return 'limit_reached';
+    if (!(await this.claim(accountId, slot))) {
+      const refusal = await this.repair(accountId, now);
+      if (refusal !== 'repaired') return refusal;
+      if (!(await this.claim(accountId, slot))) return 'limit_reached';
     }
     try {
       await this.keys.create(issued.record);
@@ -72,9 +78,17 @@ export class DynamoAccountKeys implements AccountKeys {
   }
 
   async close(accountId: string, at: Date): Promise<number> {
+    // Closed first: a create racing with this deletion can then no longer add a key after the revocations.
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.accountsTable,
+        Key: { accountId },
+        UpdateExpression: 'SET closedAt = if_not_exists(closedAt, :at) REMOVE activeKeys',
+        ExpressionAttributeValues: { ':at': at.toISOString() },
+      }),
+    );
     const active = (await this.keys.listByAccount(accountId)).filter((record) => !record.revokedAt);
     for (const record of active) await this.keys.revokeOwned(record, at);
-    await this.db.send(new DeleteCommand({ TableName: this.accountsTable, Key: { accountId } }));
     return active.length;
   }
 
@@ -86,7 +100,8 @@ export class DynamoAccountKeys implements AccountKeys {
           TableName: this.accountsTable,
           Key: { accountId },
           UpdateExpression: 'ADD activeKeys :slots',
-          ConditionExpression: 'attribute_not_exists(activeKeys) OR size(activeKeys) < :max OR contains(activeKeys, :slot)',
+          ConditionExpression:
+            'attribute_not_exists(closedAt) AND (attribute_not_exists(activeKeys) OR size(activeKeys) < :max OR contains(activeKeys, :slot))',
           ExpressionAttributeValues: { ':slots': new Set([slot]), ':max': this.maxActiveKeys, ':slot': slot },
         }),
       );
@@ -104,8 +119,8 @@ export class DynamoAccountKeys implements AccountKeys {
           TableName: this.accountsTable,
           Key: { accountId },
           UpdateExpression: 'DELETE activeKeys :slots',
-          // Never recreate the item of a closed account.
-          ConditionExpression: 'attribute_exists(accountId)',
+          // Never create an item just to delete from it, nor touch a closed account's.
+          ConditionExpression: 'attribute_exists(accountId) AND attribute_not_exists(closedAt)',
           ExpressionAttributeValues: { ':slots': new Set(slots) },
         }),
       );
@@ -114,15 +129,17 @@ export class DynamoAccountKeys implements AccountKeys {
     }
   }
 
-  /** Frees slots older than SLOT_REPAIR_AFTER_MS whose key is missing or revoked; true when any was freed. */
-  private async repair(accountId: string, now: Date): Promise<boolean> {
+  /** After a refused claim: why, or `repaired` when slots older than SLOT_REPAIR_AFTER_MS whose key is missing or revoked were freed. */
+  private async repair(accountId: string, now: Date): Promise<'repaired' | 'limit_reached' | 'closed'> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.accountsTable, Key: { accountId }, ConsistentRead: true }));
-    const slots = (Item as { activeKeys?: Set<string> } | undefined)?.activeKeys ?? new Set<string>();
+    const account = Item as { activeKeys?: Set<string>; closedAt?: string } | undefined;
+    if (account?.closedAt !== undefined) return 'closed';
+    const slots = account?.activeKeys ?? new Set<string>();
     const active = new Set((await this.keys.listByAccount(accountId)).filter((record) => !record.revokedAt).map(slotOf));
     const repairBefore = new Date(now.getTime() - SLOT_REPAIR_AFTER_MS).toISOString();
     const stale = [...slots].filter((slot) => !active.has(slot) && slot < repairBefore);
-    if (stale.length === 0) return false;
+    if (stale.length === 0) return 'limit_reached';
     await this.release(accountId, stale);
-    return true;
+    return 'repaired';
   }
 }
