@@ -101,7 +101,7 @@ browserTest(
     await expect(page.locator('#new-key-curl').innerText()).resolves.toBe(`curl -H 'Authorization: Bearer ${key}' ${api.petsBaseUrl}/pets`);
     await page.locator('#copy-key').click();
     await notice.getByText('copied').waitFor();
-    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(key);
+    await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(key);
     await page.locator('#test-key').click();
     await page.locator('#test-result').getByText('GET /pets answered 200 OK').waitFor();
     const row = page.locator('#keys tbody tr', { hasText: 'browser test' });
@@ -113,7 +113,7 @@ browserTest(
     await page.locator('#operations-pets-listPets').waitFor();
     await expect(page.locator('#try-note').innerText()).resolves.toContain('The key you just created is filled in');
     await expect(page.locator('.servers select').innerText()).resolves.toContain(api.petsBaseUrl);
-    await expect(page.evaluate(() => JSON.stringify((window as unknown as { ui: { authSelectors: { authorized: () => unknown } } }).ui.authSelectors.authorized()))).resolves.toContain(key);
+    await expect(page.evaluate('JSON.stringify(window.ui.authSelectors.authorized())')).resolves.toContain(key);
     await shot(page, '4-reference');
     await page.goBack();
 
