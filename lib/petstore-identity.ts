@@ -1,5 +1,6 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
-import { AccountRecovery, FeaturePlan, Mfa, UserPool, UserPoolClient, UserPoolEmail, VerificationEmailStyle } from 'aws-cdk-lib/aws-cognito';
+import type { UserPoolClient } from 'aws-cdk-lib/aws-cognito';
+import { AccountRecovery, FeaturePlan, Mfa, UserPool, UserPoolEmail, VerificationEmailStyle } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { ACCESS_TOKEN_VALIDITY_MINUTES, PASSWORD_POLICY, REFRESH_TOKEN_VALIDITY_DAYS } from './accounts';
 import type { StageConfig } from './stage-config';
@@ -51,8 +52,14 @@ export class PetStoreIdentity extends Construct {
       deletionProtection: config.deletionProtection,
     });
     Validations.of(this.userPool).acknowledge(
-      { id: 'AwsSolutions-COG1', reason: 'Length over symbols (NIST SP 800-63B): 12+ characters with lower, upper and digits, no symbol required.' },
-      { id: 'AwsSolutions-COG2', reason: 'A self-service sign-up for API keys; the portal offers no MFA step, and keys are revocable and capped.' },
+      {
+        id: 'AwsSolutions-COG1',
+        reason: 'Length over symbols (NIST SP 800-63B): 12+ characters with lower, upper and digits, no symbol required.',
+      },
+      {
+        id: 'AwsSolutions-COG2',
+        reason: 'A self-service sign-up for API keys; the portal offers no MFA step, and keys are revocable and capped.',
+      },
       { id: 'AwsSolutions-COG3', reason: 'Threat protection needs the Plus feature plan (per-user cost); revisit if abuse shows up.' },
       { id: 'AwsSolutions-COG8', reason: 'Essentials plan: the Plus plan only adds threat protection (see COG3).' },
     );

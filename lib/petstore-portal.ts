@@ -60,7 +60,10 @@ export class PetStorePortal extends Construct {
       securityHeadersBehavior: {
         // The page calls Cognito and this region's API Gateway APIs (their ids are not known when this policy is built).
         contentSecurityPolicy: {
-          contentSecurityPolicy: portalSecurityPolicy([`https://cognito-idp.${region}.${urlSuffix}`, `https://*.execute-api.${region}.${urlSuffix}`]),
+          contentSecurityPolicy: portalSecurityPolicy([
+            `https://cognito-idp.${region}.${urlSuffix}`,
+            `https://*.execute-api.${region}.${urlSuffix}`,
+          ]),
           override: true,
         },
         contentTypeOptions: { override: true },
@@ -85,7 +88,10 @@ export class PetStorePortal extends Construct {
       { id: 'AwsSolutions-CFR1', reason: 'A public developer portal: no geographic restriction.' },
       { id: 'AwsSolutions-CFR2', reason: 'Static files only; the APIs behind it are throttled per stage.' },
       { id: 'AwsSolutions-CFR3', reason: 'Static files only: no per-request log needed (the APIs keep access logs).' },
-      { id: 'AwsSolutions-CFR4', reason: 'The default CloudFront domain and certificate; a custom domain with TLSv1.2_2021 is a separate change.' },
+      {
+        id: 'AwsSolutions-CFR4',
+        reason: 'The default CloudFront domain and certificate; a custom domain with TLSv1.2_2021 is a separate change.',
+      },
     );
     this.origin = `https://${this.distribution.distributionDomainName}`;
   }
@@ -115,11 +121,16 @@ export class PetStorePortal extends Construct {
     if (!handler) throw new Error('BucketDeployment has no handler function');
     const bucketResource = this.bucket.node.defaultChild;
     if (!(bucketResource instanceof CfnBucket)) throw new Error('the portal bucket has no CfnBucket');
-    const cdkOwned = (id: string) => ({ id, reason: "BucketDeployment's own Lambda (CDK's construct): its role, runtime and S3 wildcards." });
+    const cdkOwned = (id: string) => ({
+      id,
+      reason: "BucketDeployment's own Lambda (CDK's construct): its role, runtime and S3 wildcards.",
+    });
     Validations.of(handler).acknowledge(
       cdkOwned('AwsSolutions-L1'),
       cdkOwned('AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]'),
-      ...['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*'].map((action) => cdkOwned(`AwsSolutions-IAM5[Action::${action}]`)),
+      ...['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*'].map((action) =>
+        cdkOwned(`AwsSolutions-IAM5[Action::${action}]`),
+      ),
       cdkOwned('AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]'),
       cdkOwned(`AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(bucketResource)}.Arn>/*]`),
       cdkOwned('AwsSolutions-IAM5[Resource::*]'),

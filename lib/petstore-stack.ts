@@ -39,7 +39,10 @@ export class PetStoreStack extends Stack {
 
     const shared: PetStoreFunctionDefaults = { projectRoot, config, tables };
     // The account functions check the access token's issuer and audience again (defense in depth).
-    const accountEnvironment = { [ACCOUNT_TOKEN_ISSUER_ENV]: identity.issuer, [ACCOUNT_TOKEN_AUDIENCE_ENV]: identity.client.userPoolClientId };
+    const accountEnvironment = {
+      [ACCOUNT_TOKEN_ISSUER_ENV]: identity.issuer,
+      [ACCOUNT_TOKEN_AUDIENCE_ENV]: identity.client.userPoolClientId,
+    };
     const identityAccess = (name: FunctionName) => {
       const actions = IDENTITY_ACCESS[name];
       if (!actions) return {};
@@ -58,7 +61,9 @@ export class PetStoreStack extends Stack {
             name: fn.name,
             entry: fn.entry,
             description: `${fn.name}: ${fn.summary}`,
-            ...(fn.account || cognito.environment ? { environment: { ...(fn.account ? accountEnvironment : {}), ...cognito.environment } } : {}),
+            ...(fn.account || cognito.environment
+              ? { environment: { ...(fn.account ? accountEnvironment : {}), ...cognito.environment } }
+              : {}),
             ...(cognito.statements ? { statements: cognito.statements } : {}),
           }).function,
         ];

@@ -40,8 +40,20 @@ export const ACCOUNT_BASE_PATH = '/account';
  * with Cognito and send an access token, checked by API Gateway's JWT authorizer, not an API key.
  */
 export const ACCOUNT_ROUTES: readonly RouteDefinition<AccountOperationId>[] = [
-  { operationId: 'listAccountKeys', api: 'account', method: 'GET', path: `${ACCOUNT_BASE_PATH}/keys`, entry: 'lambda/handlers/list-account-keys.ts' },
-  { operationId: 'createAccountKey', api: 'account', method: 'POST', path: `${ACCOUNT_BASE_PATH}/keys`, entry: 'lambda/handlers/create-account-key.ts' },
+  {
+    operationId: 'listAccountKeys',
+    api: 'account',
+    method: 'GET',
+    path: `${ACCOUNT_BASE_PATH}/keys`,
+    entry: 'lambda/handlers/list-account-keys.ts',
+  },
+  {
+    operationId: 'createAccountKey',
+    api: 'account',
+    method: 'POST',
+    path: `${ACCOUNT_BASE_PATH}/keys`,
+    entry: 'lambda/handlers/create-account-key.ts',
+  },
   {
     operationId: 'revokeAccountKey',
     api: 'account',

@@ -10,7 +10,13 @@
  * to `onCode` (npm start prints it). Its signing key is fixed and public (shipped in the package):
  * tokens it issues prove nothing outside this machine.
  */
-import { CognitoIdentityProviderClient, CreateUserPoolClientCommand, CreateUserPoolCommand, ListUserPoolClientsCommand, ListUserPoolsCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  CognitoIdentityProviderClient,
+  CreateUserPoolClientCommand,
+  CreateUserPoolCommand,
+  ListUserPoolClientsCommand,
+  ListUserPoolsCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -151,10 +157,11 @@ export async function startLocalCognito(options: LocalCognitoOptions = {}): Prom
   const clock = new DateClock();
   const config = { ...DefaultConfig, TokenConfig: { IssuerDomain: origin }, ServerConfig: { hostname: '127.0.0.1', port, https: false } };
   const dataStores = new StormDBDataStoreFactory(join(directory, 'db'));
-  const cognito = await new CognitoServiceFactoryImpl(join(directory, 'db'), dataStores, new UserPoolServiceFactoryImpl(clock, dataStores)).create(
-    ctx,
-    config.UserPoolDefaults,
-  );
+  const cognito = await new CognitoServiceFactoryImpl(
+    join(directory, 'db'),
+    dataStores,
+    new UserPoolServiceFactoryImpl(clock, dataStores),
+  ).create(ctx, config.UserPoolDefaults);
   const services = {
     clock,
     cognito,

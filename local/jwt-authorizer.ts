@@ -57,7 +57,8 @@ export function jwtAuthorizer(settings: JwtAuthorizerSettings): JwtAuthorizer {
       }));
     } catch (error) {
       if (error instanceof errors.JWTExpired) return refused('the token has expired');
-      if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'iss') return refused('the token does not have a valid issuer');
+      if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'iss')
+        return refused('the token does not have a valid issuer');
       if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'nbf') return refused('the token is not valid yet');
       return refused('the token is not valid');
     }

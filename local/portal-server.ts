@@ -46,7 +46,8 @@ const notFound: Answer = { status: 404, headers: { 'content-type': 'text/plain; 
 async function answerFor(path: string, config: PortalConfig): Promise<Answer> {
   if (path === PORTAL_PATH) return { status: 308, headers: { location: `${PORTAL_PATH}/` }, body: '' };
   const name = path.slice(PORTAL_PATH.length + 1) || 'index.html';
-  if (name === PORTAL_CONFIG_FILE) return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(config, null, 2) };
+  if (name === PORTAL_CONFIG_FILE)
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(config, null, 2) };
   const file = FILES.get(name);
   if (!file) return notFound;
   const type = CONTENT_TYPES[extname(name).slice(1)] ?? 'application/octet-stream';

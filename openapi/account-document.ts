@@ -33,7 +33,11 @@ function unauthorized(errorSchema: Response['content'], gatewaySchema: Response[
       "this stage's user pool, or issued to another app client); its `WWW-Authenticate` says why. " +
       '`unauthorized`: the token passed the gateway but is not an access token of this app (e.g. an ID token). Sign in again.',
     headers: {
-      'Cache-Control': { description: 'On the service\'s own answers only.', required: false, schema: { type: 'string', const: 'no-store' } },
+      'Cache-Control': {
+        description: "On the service's own answers only.",
+        required: false,
+        schema: { type: 'string', const: 'no-store' },
+      },
       'WWW-Authenticate': {
         description: 'RFC 6750: `Bearer` and, from the gateway, `error="invalid_token"` with a description.',
         required: false,

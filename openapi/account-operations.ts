@@ -26,7 +26,7 @@ export const ACCOUNT_OPERATIONS: Readonly<Record<AccountOperationId, OperationDo
     tag: 'account',
     summary: "List the account's keys",
     description:
-      'The active keys of the signed-in account and those it revoked recently, newest first, with the account\'s limits. ' +
+      "The active keys of the signed-in account and those it revoked recently, newest first, with the account's limits. " +
       'Keys issued by an operator for the account (`npm run keys -- create --email …`) are listed too. A key created a moment ago ' +
       'may take a second to appear (the listing reads an index).',
     input: LIST_ACCOUNT_KEYS.input,
@@ -54,7 +54,13 @@ export const ACCOUNT_OPERATIONS: Readonly<Record<AccountOperationId, OperationDo
       examples: {
         created: {
           summary: 'The new key',
-          value: { keyId: ci.keyId, description: ci.description, status: 'active', createdAt: ci.createdAt, key: 'pst_q3Jb0v7mC2eX9wT4yN1aK6sD8fH5gL0zR2uP7iO4xE1' },
+          value: {
+            keyId: ci.keyId,
+            description: ci.description,
+            status: 'active',
+            createdAt: ci.createdAt,
+            key: 'pst_q3Jb0v7mC2eX9wT4yN1aK6sD8fH5gL0zR2uP7iO4xE1',
+          },
         },
       },
     },
@@ -76,7 +82,10 @@ export const ACCOUNT_OPERATIONS: Readonly<Record<AccountOperationId, OperationDo
       examples: { revoked: { summary: 'A revoked key', value: { ...ci, status: 'revoked', revokedAt: '2026-11-24T10:11:12.131Z' } } },
     },
     errors: ['not_found'],
-    exampleMessages: { invalid_request: "path parameter 'keyId' must be a key id such as key_0123456789abcdef", not_found: `this account has no key ${ci.keyId}` },
+    exampleMessages: {
+      invalid_request: "path parameter 'keyId' must be a key id such as key_0123456789abcdef",
+      not_found: `this account has no key ${ci.keyId}`,
+    },
   },
   deleteAccount: {
     tag: 'account',

@@ -27,7 +27,9 @@ async function cognito(action, body) {
   });
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const type = String(answer.__type ?? answer.code ?? 'Error').split('#').pop();
+    const type = String(answer.__type ?? answer.code ?? 'Error')
+      .split('#')
+      .pop();
     throw new CognitoError(type, answer.message ?? `${action} failed (${response.status})`);
   }
   return answer;
@@ -156,7 +158,8 @@ async function listKeys() {
   }
   if (keys.length === 0) cell(body.insertRow(), 'No keys yet: create one above.').colSpan = 6;
   const active = keys.filter((key) => key.status === 'active').length;
-  $('#key-count').textContent = `${active} of ${maxActiveKeys} active keys. A revoked key is refused within ${revocationDelaySeconds} seconds.`;
+  $('#key-count').textContent =
+    `${active} of ${maxActiveKeys} active keys. A revoked key is refused within ${revocationDelaySeconds} seconds.`;
 }
 
 async function revokeKey(keyId, delaySeconds) {
@@ -211,7 +214,11 @@ handle('#sign-up', async ({ email, password }) => {
   $('#confirm [name=email]').value = email;
   $('#sign-in [name=email]').value = email;
   $('#confirm [name=code]').focus();
-  say(config.local ? `Account created. Enter the confirmation code printed in the terminal running npm start.` : `Account created. We sent a confirmation code to ${email}.`);
+  say(
+    config.local
+      ? `Account created. Enter the confirmation code printed in the terminal running npm start.`
+      : `Account created. We sent a confirmation code to ${email}.`,
+  );
 });
 
 handle('#confirm', async ({ email, code }) => {
@@ -256,7 +263,9 @@ $('#test-key').addEventListener('click', async () => {
   const response = await fetch(`${config.petsBaseUrl}/pets?limit=1`, {
     headers: { authorization: `Bearer ${$('#new-key-value').textContent}` },
   }).catch(() => undefined);
-  $('#test-result').textContent = response ? `GET /pets answered ${response.status} ${response.ok ? 'OK' : (await response.json()).message}` : 'the call failed';
+  $('#test-result').textContent = response
+    ? `GET /pets answered ${response.status} ${response.ok ? 'OK' : (await response.json()).message}`
+    : 'the call failed';
 });
 
 $('#sign-out').addEventListener('click', async () => {
@@ -287,7 +296,12 @@ $('#delete-account').addEventListener('click', async () => {
 const rule = config.passwordPolicy;
 $('#password-rule').textContent =
   `At least ${rule.minLength} characters` +
-  [rule.requireLowercase && 'a lowercase letter', rule.requireUppercase && 'an uppercase letter', rule.requireDigits && 'a digit', rule.requireSymbols && 'a symbol']
+  [
+    rule.requireLowercase && 'a lowercase letter',
+    rule.requireUppercase && 'an uppercase letter',
+    rule.requireDigits && 'a digit',
+    rule.requireSymbols && 'a symbol',
+  ]
     .filter(Boolean)
     .map((part) => `, ${part}`)
     .join('') +

@@ -28,7 +28,8 @@ const CHROMIUM_ARGS = [
 ];
 
 const chromiumInstalled = existsSync(CHROMIUM);
-if (!chromiumInstalled) console.warn(`SKIPPED: the portal browser test needs Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does it).`);
+if (!chromiumInstalled)
+  console.warn(`SKIPPED: the portal browser test needs Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does it).`);
 const browserTest = chromiumInstalled ? test : test.skip;
 const skipNote = chromiumInstalled ? '' : ` [SKIPPED: no Chromium at ${CHROMIUM}]`;
 

@@ -36,7 +36,8 @@ const TRANSPORT_HEADERS = new Set([
   'apigw-requestid',
 ]);
 
-const readDocument = (file: string): OpenApiDocument => JSON.parse(readFileSync(resolve(__dirname, '../..', file), 'utf8')) as OpenApiDocument;
+const readDocument = (file: string): OpenApiDocument =>
+  JSON.parse(readFileSync(resolve(__dirname, '../..', file), 'utf8')) as OpenApiDocument;
 
 export const openApiDocument: OpenApiDocument = readDocument(OPENAPI_FILE);
 export const accountOpenApiDocument: OpenApiDocument = readDocument(ACCOUNT_OPENAPI_FILE);

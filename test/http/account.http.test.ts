@@ -86,7 +86,9 @@ describe('tokens the gateway refuses with its own 401 {"message":"Unauthorized"}
     const forged = await forgedToken(claims, Math.floor(Date.now() / 1000) + 600);
     expectGatewayUnauthorized(await api.call('GET', '/account/keys', { key: forged }));
     expectGatewayUnauthorized(await api.call('GET', '/account/keys', { key: 'not-a-jwt' }));
-    expectGatewayUnauthorized(await api.call('DELETE', '/account', { key: null, headers: { authorization: `Basic ${alice.accessToken}` } }));
+    expectGatewayUnauthorized(
+      await api.call('DELETE', '/account', { key: null, headers: { authorization: `Basic ${alice.accessToken}` } }),
+    );
   });
 
   test('an unknown account API route without a token', async () => {
@@ -95,11 +97,16 @@ describe('tokens the gateway refuses with its own 401 {"message":"Unauthorized"}
 });
 
 test('an ID token passes the gateway (same client) but the service answers 401 unauthorized: only access tokens are accepted', async () => {
-  await expectRefusedUnchanged(api, 'apiKeys', () => api.call('POST', '/account/keys', { key: alice.idToken, json: { description: 'x' } }), {
-    status: 401,
-    code: 'unauthorized',
-    message: /access token/,
-  });
+  await expectRefusedUnchanged(
+    api,
+    'apiKeys',
+    () => api.call('POST', '/account/keys', { key: alice.idToken, json: { description: 'x' } }),
+    {
+      status: 401,
+      code: 'unauthorized',
+      message: /access token/,
+    },
+  );
 });
 
 test('an unknown account API route answers 404 not_found with a valid token', async () => {
@@ -181,17 +188,24 @@ test(`the cap: concurrent creates never pass ${MAX_ACTIVE_KEYS_PER_ACCOUNT} acti
   const user = await newUser(accounts());
   for (let index = 0; index < MAX_ACTIVE_KEYS_PER_ACCOUNT - 3; index++) await createKey(user, `key ${index}`);
   const racing = await Promise.all(
-    Array.from({ length: 6 }, (_, index) => api.call('POST', '/account/keys', { key: user.accessToken, json: { description: `race ${index}` } })),
+    Array.from({ length: 6 }, (_, index) =>
+      api.call('POST', '/account/keys', { key: user.accessToken, json: { description: `race ${index}` } }),
+    ),
   );
   expect(racing.map((answer) => answer.status).sort()).toEqual([201, 201, 201, 409, 409, 409]);
   for (const refused of racing.filter((answer) => answer.status === 409)) expectError(refused, 409, 'key_limit_reached');
   expect((await listKeys(user)).keys.filter((key) => key.status === 'active')).toHaveLength(MAX_ACTIVE_KEYS_PER_ACCOUNT);
 
-  await expectRefusedUnchanged(api, 'apiKeys', () => api.call('POST', '/account/keys', { key: user.accessToken, json: { description: 'one too many' } }), {
-    status: 409,
-    code: 'key_limit_reached',
-    message: new RegExp(`${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys`),
-  });
+  await expectRefusedUnchanged(
+    api,
+    'apiKeys',
+    () => api.call('POST', '/account/keys', { key: user.accessToken, json: { description: 'one too many' } }),
+    {
+      status: 409,
+      code: 'key_limit_reached',
+      message: new RegExp(`${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys`),
+    },
+  );
 
   const [oldest] = (await listKeys(user)).keys.slice(-1);
   expect((await api.call('DELETE', `/account/keys/${oldest?.keyId ?? ''}`, { key: user.accessToken })).status).toBe(200);
@@ -221,11 +235,16 @@ test('DELETE /account revokes every key and deletes the user: sign-in fails, the
   for (const { key } of [first, second]) expectError(await api.call('GET', '/v1/pets', { key }), 401, 'unauthorized');
   await expect(signIn(accounts(), user.email, user.password)).rejects.toThrow(/InitiateAuth/);
   // The access token is still valid until it expires (JWTs are not recalled), but the account is closed.
-  await expectRefusedUnchanged(api, 'apiKeys', () => api.call('POST', '/account/keys', { key: user.accessToken, json: { description: 'after' } }), {
-    status: 401,
-    code: 'unauthorized',
-    message: /deleted/,
-  });
+  await expectRefusedUnchanged(
+    api,
+    'apiKeys',
+    () => api.call('POST', '/account/keys', { key: user.accessToken, json: { description: 'after' } }),
+    {
+      status: 401,
+      code: 'unauthorized',
+      message: /deleted/,
+    },
+  );
   // Repeating the deletion is harmless.
   expect((await api.call('DELETE', '/account', { key: user.accessToken })).status).toBe(204);
 });

@@ -16,7 +16,11 @@ export interface SignedIn {
   readonly refreshToken: string;
 }
 
-export async function cognitoCall(endpoint: string, action: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+export async function cognitoCall(
+  endpoint: string,
+  action: string,
+  body: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const response = await fetch(endpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${action}` },

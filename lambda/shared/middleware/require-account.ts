@@ -13,7 +13,8 @@ export interface AccountCaller {
 
 const UNAUTHORIZED_MESSAGE = 'a valid access token is required: sign in and send `Authorization: Bearer <access token>`';
 
-const unauthorized = (): ApiError => new ApiError(401, 'unauthorized', UNAUTHORIZED_MESSAGE, { 'www-authenticate': 'Bearer realm="petstore"' });
+const unauthorized = (): ApiError =>
+  new ApiError(401, 'unauthorized', UNAUTHORIZED_MESSAGE, { 'www-authenticate': 'Bearer realm="petstore"' });
 
 /** `requestContext.authorizer.jwt.claims`, checked step by step: the event type does not promise it. */
 function arrivingClaims(event: APIGatewayProxyEventV2): Record<string, unknown> | undefined {

@@ -7,10 +7,14 @@ import { MAX_ACTIVE_KEYS_PER_ACCOUNT, REVOKED_KEYS_LISTED_FOR_DAYS } from '../ac
 import { apiDocs } from './api-docs';
 
 const timestamp = (description: string) =>
-  z.iso.datetime().register(apiDocs, { description: `${description} ISO 8601, UTC, with milliseconds.`, examples: ['2026-11-22T01:27:44.123Z'] });
+  z.iso
+    .datetime()
+    .register(apiDocs, { description: `${description} ISO 8601, UTC, with milliseconds.`, examples: ['2026-11-22T01:27:44.123Z'] });
 
 const keyFields = {
-  keyId: z.string().register(apiDocs, { description: 'Identifies the key (not secret): revoke it with this id.', examples: ['key_3f2a9c1d7e5b4a60'] }),
+  keyId: z
+    .string()
+    .register(apiDocs, { description: 'Identifies the key (not secret): revoke it with this id.', examples: ['key_3f2a9c1d7e5b4a60'] }),
   description: z.optional(z.string()).register(apiDocs, { description: 'What the key is for; keys issued by an operator may have none.' }),
   status: z.enum(['active', 'revoked']).register(apiDocs, { description: '`revoked` keys are refused by the pets and messages APIs.' }),
   createdAt: timestamp('When the key was created.'),
@@ -34,7 +38,9 @@ export const AccountKeyList = z
     keys: z.array(AccountKey).register(apiDocs, {
       description: `The account's active keys and the keys it revoked in the last ${REVOKED_KEYS_LISTED_FOR_DAYS} days, newest first.`,
     }),
-    maxActiveKeys: z.int().register(apiDocs, { description: 'How many active keys the account may hold at once.', examples: [MAX_ACTIVE_KEYS_PER_ACCOUNT] }),
+    maxActiveKeys: z
+      .int()
+      .register(apiDocs, { description: 'How many active keys the account may hold at once.', examples: [MAX_ACTIVE_KEYS_PER_ACCOUNT] }),
     revocationDelaySeconds: z.int().register(apiDocs, {
       description: 'A revoked key is refused everywhere within this many seconds (the authorizer caches key lookups).',
       examples: [60],

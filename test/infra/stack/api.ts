@@ -72,7 +72,9 @@ describe.each(STAGES)('%s stage routes', (stage) => {
     const { template } = synth(stage);
     const apiId = apiNamed(template, stage, 'account');
     const [authorizerId, authorizer] =
-      [...resourcesOfType(template, 'AWS::ApiGatewayV2::Authorizer')].find(([, candidate]) => referencedId(candidate.Properties.ApiId) === apiId) ?? [];
+      [...resourcesOfType(template, 'AWS::ApiGatewayV2::Authorizer')].find(
+        ([, candidate]) => referencedId(candidate.Properties.ApiId) === apiId,
+      ) ?? [];
     const poolId = [...resourcesOfType(template, 'AWS::Cognito::UserPool').keys()][0] ?? '';
     const clientId = [...resourcesOfType(template, 'AWS::Cognito::UserPoolClient').keys()][0] ?? '';
     expect(authorizer?.Properties).toMatchObject({
@@ -88,7 +90,11 @@ describe.each(STAGES)('%s stage routes', (stage) => {
     for (const { route, functionName } of routes) {
       expect(route.Properties.AuthorizationType).toBe('JWT');
       expect(referencedId(route.Properties.AuthorizerId)).toBe(authorizerId);
-      expect(functionName).toBe(route.Properties.RouteKey === '$default' ? 'accountNotFound' : ACCOUNT_ROUTES.find((candidate) => `${candidate.method} ${candidate.path}` === route.Properties.RouteKey)?.operationId);
+      expect(functionName).toBe(
+        route.Properties.RouteKey === '$default'
+          ? 'accountNotFound'
+          : ACCOUNT_ROUTES.find((candidate) => `${candidate.method} ${candidate.path}` === route.Properties.RouteKey)?.operationId,
+      );
     }
   });
 
@@ -211,7 +217,10 @@ describe.each(STAGES)('%s stage HTTP API stages', (stage) => {
     const portalOrigin = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] };
     for (const [id, api] of resourcesOfType(template, 'AWS::ApiGatewayV2::Api')) {
       expect(api.Properties.ProtocolType).toBe('HTTP');
-      expect(api.Properties.CorsConfiguration).toMatchObject({ AllowOrigins: [portalOrigin], AllowHeaders: expect.arrayContaining(['authorization', 'content-type']) });
+      expect(api.Properties.CorsConfiguration).toMatchObject({
+        AllowOrigins: [portalOrigin],
+        AllowHeaders: expect.arrayContaining(['authorization', 'content-type']),
+      });
       const methods = (api.Properties.CorsConfiguration as { AllowMethods: string[] }).AllowMethods;
       expect(methods.includes('DELETE')).toBe(id === apiNamed(template, stage, 'account'));
     }

@@ -120,7 +120,11 @@ describe.each(STAGES)('%s stage permissions', (stage) => {
       listAccountKeys: [accountIndex],
       createAccountKey: [{ Action: ['dynamodb:PutItem'], Resource: [apiKeys] }, accountIndex, slots],
       revokeAccountKey: [{ Action: ['dynamodb:UpdateItem'], Resource: [apiKeys] }, accountIndex, slots],
-      deleteAccount: [{ Action: ['dynamodb:UpdateItem'], Resource: [apiKeys] }, accountIndex, { Action: ['dynamodb:UpdateItem'], Resource: [accounts] }],
+      deleteAccount: [
+        { Action: ['dynamodb:UpdateItem'], Resource: [apiKeys] },
+        accountIndex,
+        { Action: ['dynamodb:UpdateItem'], Resource: [accounts] },
+      ],
       accountNotFound: [],
     };
     return grants(statements[name]);
@@ -139,21 +143,24 @@ describe.each(STAGES)('%s stage permissions', (stage) => {
     expect(grants(dynamoDb)).toEqual(expectedDynamoDbGrants(name));
   });
 
-  it.each(FUNCTIONS)('%s may write only to its own log group and do nothing else (deleteAccount: also delete users of this pool)', (name) => {
-    const { template } = synth(stage);
-    const [functionId, fn] = functionNamed(template, name);
-    const ownLogGroup = referencedId((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup) ?? '';
-    const others = statementsOf(template, functionId).filter(
-      (statement) => !statement.Action.some((action) => action.startsWith('dynamodb:')),
-    );
-    const poolId = [...resourcesOfType(template, 'AWS::Cognito::UserPool').keys()][0] ?? '';
-    expect(others).toEqual([
-      { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: [{ 'Fn::GetAtt': [ownLogGroup, 'Arn'] }] },
-      ...(name === 'deleteAccount'
-        ? [{ Effect: 'Allow', Action: ['cognito-idp:AdminDeleteUser'], Resource: [{ 'Fn::GetAtt': [poolId, 'Arn'] }] }]
-        : []),
-    ]);
-  });
+  it.each(FUNCTIONS)(
+    '%s may write only to its own log group and do nothing else (deleteAccount: also delete users of this pool)',
+    (name) => {
+      const { template } = synth(stage);
+      const [functionId, fn] = functionNamed(template, name);
+      const ownLogGroup = referencedId((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup) ?? '';
+      const others = statementsOf(template, functionId).filter(
+        (statement) => !statement.Action.some((action) => action.startsWith('dynamodb:')),
+      );
+      const poolId = [...resourcesOfType(template, 'AWS::Cognito::UserPool').keys()][0] ?? '';
+      expect(others).toEqual([
+        { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: [{ 'Fn::GetAtt': [ownLogGroup, 'Arn'] }] },
+        ...(name === 'deleteAccount'
+          ? [{ Effect: 'Allow', Action: ['cognito-idp:AdminDeleteUser'], Resource: [{ 'Fn::GetAtt': [poolId, 'Arn'] }] }]
+          : []),
+      ]);
+    },
+  );
 
   it.each(FUNCTIONS)('%s is told the user pool it answers for only if it serves the account API', (name) => {
     const { template } = synth(stage);

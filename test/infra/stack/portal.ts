@@ -51,16 +51,23 @@ describe.each(STAGES)('%s stage developer portal', (stage) => {
       RestrictPublicBuckets: true,
     });
     expect(JSON.stringify(bucket.Properties.BucketEncryption)).toContain('AES256');
-    const [, policy] = [...resourcesOfType(synth(stage).template, 'AWS::S3::BucketPolicy')].find(
-      ([, candidate]) => referencedId(candidate.Properties.Bucket) === bucketId,
-    ) ?? [];
+    const [, policy] =
+      [...resourcesOfType(synth(stage).template, 'AWS::S3::BucketPolicy')].find(
+        ([, candidate]) => referencedId(candidate.Properties.Bucket) === bucketId,
+      ) ?? [];
     const statements = (policy?.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement;
     expect(statements).toContainEqual(
       expect.objectContaining({
         Effect: 'Allow',
         Principal: { Service: 'cloudfront.amazonaws.com' },
         Action: 's3:GetObject',
-        Condition: { StringEquals: { 'AWS:SourceArn': expect.objectContaining({ 'Fn::Join': expect.arrayContaining([expect.arrayContaining([{ Ref: distributionId }])]) }) } },
+        Condition: {
+          StringEquals: {
+            'AWS:SourceArn': expect.objectContaining({
+              'Fn::Join': expect.arrayContaining([expect.arrayContaining([{ Ref: distributionId }])]),
+            }),
+          },
+        },
       }),
     );
     const config = distribution.Properties.DistributionConfig as {

@@ -100,7 +100,12 @@ export function statementsOf(template: Template, functionId: string): Statement[
 export const tableArn = (tableId: string): unknown => ({ 'Fn::GetAtt': [tableId, 'Arn'] });
 export const indexArn = (tableId: string, indexName: string): unknown => ({ 'Fn::Join': ['', [tableArn(tableId), `/index/${indexName}`]] });
 
-const TABLE_OUTPUTS = { pets: 'PetsTableName', messages: 'MessagesTableName', apiKeys: 'ApiKeysTableName', accounts: 'AccountsTableName' } as const;
+const TABLE_OUTPUTS = {
+  pets: 'PetsTableName',
+  messages: 'MessagesTableName',
+  apiKeys: 'ApiKeysTableName',
+  accounts: 'AccountsTableName',
+} as const;
 
 export type TableName = keyof typeof TABLE_OUTPUTS | 'idempotency';
 
