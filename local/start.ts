@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createDocumentClient } from '../lambda/shared/dynamodb-client';
 import { DynamoApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
+import { noteRunningCognito } from './account-lookup';
 import { startLocalAccounts } from './accounts';
 import { ensureDevKey } from './dev-key';
 import { readLiveEndpoint, removeEndpoint, writeEndpoint } from './endpoint-file';
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     onCode: (email, code) => console.log(`Confirmation code for ${email}: ${code}`),
   });
   Object.assign(process.env, accounts.environment);
+  noteRunningCognito(dataDir, accounts.cognito.endpoint, accounts.cognito.userPoolId);
 
   const api = await startLocalApi({
     functions: await loadFunctions(),

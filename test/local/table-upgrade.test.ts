@@ -22,7 +22,9 @@ test('a data directory from before the account index gets the index when the sto
     }
     await prepareTables(testEndpoint(), prefix);
     const { Table } = await client.send(new DescribeTableCommand({ TableName: `${prefix}api-keys` }));
-    expect(Table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.IndexStatus])).toEqual([['account-created-index', 'ACTIVE']]);
+    expect(Table?.GlobalSecondaryIndexes?.map((index) => [index.IndexName, index.IndexStatus])).toEqual([
+      ['account-created-index', 'ACTIVE'],
+    ]);
   } finally {
     client.destroy();
   }
