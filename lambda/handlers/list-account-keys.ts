@@ -4,17 +4,20 @@ import { AUTH_CACHE_TTL_MS } from '../shared/auth-settings';
 import { httpHandler } from '../shared/http-handler';
 import { jsonResponse } from '../shared/http-response';
 import { LIST_ACCOUNT_KEYS } from '../shared/operation-specs/list-account-keys';
-import type { AccountKeys } from '../shared/repositories/account-keys';
+import { tableName } from '../shared/config';
+import { documentClient } from '../shared/dynamodb-client';
+import { DynamoApiKeyRepository, type ApiKeyRepository } from '../shared/repositories/api-key-repository';
 import type { AccountKeyList } from '../shared/schemas/account-key-response';
-import { accountKeysStore } from '../shared/account-keys-store';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** GET /account/keys — the signed-in account's active keys and recently revoked ones, newest first, with its limits. */
-export const listAccountKeysHandler = (keys: AccountKeys, now: () => Date = () => new Date()) =>
+export const listAccountKeysHandler = (keys: Pick<ApiKeyRepository, 'listByAccount'>, now: () => Date = () => new Date()) =>
   httpHandler(LIST_ACCOUNT_KEYS, async ({ caller }) => {
     const shownSince = new Date(now().getTime() - REVOKED_KEYS_LISTED_FOR_DAYS * DAY_MS).toISOString();
-    const records = (await keys.list(caller.accountId)).filter((record) => record.revokedAt === undefined || record.revokedAt > shownSince);
+    const records = (await keys.listByAccount(caller.accountId)).filter(
+      (record) => record.revokedAt === undefined || record.revokedAt > shownSince,
+    );
     const answer: AccountKeyList = {
       keys: records.map(accountKeyAnswer),
       maxActiveKeys: MAX_ACTIVE_KEYS_PER_ACCOUNT,
@@ -23,4 +26,5 @@ export const listAccountKeysHandler = (keys: AccountKeys, now: () => Date = () =
     return jsonResponse(200, answer);
   });
 
-export const handler = listAccountKeysHandler(accountKeysStore());
+// Reads only: the account index of the API-keys table (the cap's accounts table is for writers).
+export const handler = listAccountKeysHandler(new DynamoApiKeyRepository(documentClient(), tableName('apiKeys')));

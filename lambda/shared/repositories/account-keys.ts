@@ -3,9 +3,8 @@ import { issueApiKey, type IssuedApiKey } from '../api-keys';
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '../account-settings';
 import type { ApiKeyRecord, ApiKeyRepository } from './api-key-repository';
 
-/** A signed-in user's keys (the account API): listing, creating under the cap, revoking, closing the account. */
+/** A signed-in user's keys (the account API): creating under the cap, revoking, closing the account. Listing is ApiKeyRepository.listByAccount. */
 export interface AccountKeys {
-  list(accountId: string): Promise<ApiKeyRecord[]>;
   /**
    * The new key; `limit_reached` when the account already holds MAX_ACTIVE_KEYS_PER_ACCOUNT active keys;
    * `closed` when the account was deleted (its access tokens stay valid until they expire).
@@ -44,10 +43,6 @@ export class DynamoAccountKeys implements AccountKeys {
     private readonly accountsTable: string,
     private readonly maxActiveKeys: number = MAX_ACTIVE_KEYS_PER_ACCOUNT,
   ) {}
-
-  list(accountId: string): Promise<ApiKeyRecord[]> {
-    return this.keys.listByAccount(accountId);
-  }
 
   async create(accountId: string, description: string, now: Date): Promise<IssuedApiKey | 'limit_reached' | 'closed'> {
     const issued = issueApiKey({ accountId, description, now });
