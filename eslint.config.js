@@ -38,6 +38,31 @@ export default defineConfig(
     },
   },
   {
+    // The portal's pages: plain browser ES modules (no build step), linted without type information.
+    files: ['portal/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      sourceType: 'module',
+      parserOptions: { projectService: false },
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'location',
+          'navigator',
+          'sessionStorage',
+          'fetch',
+          'FormData',
+          'URLSearchParams',
+          'URL',
+          'confirm',
+          'getSelection',
+          'SwaggerUIBundle',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     // Jest's asymmetric matchers (`expect.any(String)`, `expect.objectContaining(…)`) are typed `any`.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-unsafe-assignment': 'off' },

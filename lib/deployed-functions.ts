@@ -1,4 +1,4 @@
-import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, ROUTES, type RouteDefinition } from './routes';
+import { ACCOUNT_NOT_FOUND_ENTRY, ALL_ROUTES, AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, type RouteDefinition } from './routes';
 import type { FunctionName } from './table-access';
 
 export interface DeployedFunction {
@@ -9,6 +9,8 @@ export interface DeployedFunction {
   readonly summary: string;
   /** The route it serves; the authorizer and the `$default` function serve none of their own. */
   readonly route?: RouteDefinition;
+  /** Serves the account API: its callers are signed-in users (access tokens), not API keys. */
+  readonly account?: true;
 }
 
 /**
@@ -17,6 +19,13 @@ export interface DeployedFunction {
  */
 export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
   { name: 'authorizer', entry: AUTHORIZER_ENTRY, summary: 'resolves the caller from the Bearer API key' },
-  ...ROUTES.map((route) => ({ name: route.operationId, entry: route.entry, summary: `${route.method} ${route.path}`, route })),
+  ...ALL_ROUTES.map((route) => ({
+    name: route.operationId,
+    entry: route.entry,
+    summary: `${route.method} ${route.path}`,
+    route,
+    ...(route.api === 'account' ? { account: true as const } : {}),
+  })),
   { name: 'notFound', entry: NOT_FOUND_ENTRY, summary: 'answers 404 for unknown routes' },
+  { name: 'accountNotFound', entry: ACCOUNT_NOT_FOUND_ENTRY, summary: 'answers 404 for unknown account API routes', account: true },
 ];

@@ -47,6 +47,10 @@ export interface PetStoreFunctionProps extends PetStoreFunctionDefaults {
   /** Handler module relative to projectRoot (from lib/routes.ts). */
   readonly entry: string;
   readonly description: string;
+  /** Settings beyond its tables and logging, e.g. the account functions' token issuer and audience. */
+  readonly environment?: Readonly<Record<string, string>>;
+  /** Permissions beyond its tables, e.g. Cognito's AdminDeleteUser on the stage's user pool (lib/accounts.ts). */
+  readonly statements?: readonly PolicyStatement[];
 }
 
 const resourceArn = (table: Table, access: TableAccess): string =>
@@ -76,6 +80,7 @@ export class PetStoreFunction extends Construct {
     for (const access of TABLE_ACCESS[name]) {
       this.role.addToPolicy(new PolicyStatement({ actions: [...access.actions], resources: [resourceArn(tables[access.table], access)] }));
     }
+    for (const statement of props.statements ?? []) this.role.addToPolicy(statement);
 
     this.function = new NodejsFunction(this, 'Function', {
       entry: join(projectRoot, props.entry),
@@ -90,7 +95,11 @@ export class PetStoreFunction extends Construct {
       // Platform lines (START/REPORT) as JSON too, and Lambda drops app lines below the stage's level.
       loggingFormat: LoggingFormat.JSON,
       applicationLogLevelV2: ApplicationLogLevel[config.logLevel],
-      environment: { ...tableEnvironment(tablesUsedBy(name), (key) => tables[key].tableName), ...functionEnvironment(config.logLevel) },
+      environment: {
+        ...tableEnvironment(tablesUsedBy(name), (key) => tables[key].tableName),
+        ...functionEnvironment(config.logLevel),
+        ...props.environment,
+      },
       projectRoot,
       depsLockFilePath: join(projectRoot, 'package-lock.json'),
       bundling: NODEJS_BUNDLING,

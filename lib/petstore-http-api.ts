@@ -3,6 +3,7 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   CorsHttpMethod,
   HttpApi,
+  type IHttpRouteAuthorizer,
   HttpMethod,
   LogGroupLogDestination,
   type CorsPreflightOptions,
@@ -42,9 +43,9 @@ export const ACCESS_LOG_FIELDS = {
   anonymousReason: '$context.authorizer.reason',
 } as const;
 
-const corsPreflight = (origins: readonly string[]): CorsPreflightOptions => ({
+const corsPreflight = (origins: readonly string[], methods?: readonly CorsHttpMethod[]): CorsPreflightOptions => ({
   allowOrigins: [...origins],
-  allowMethods: CORS_ALLOW_METHODS.map((method) => CorsHttpMethod[method]),
+  allowMethods: methods ? [...methods] : CORS_ALLOW_METHODS.map((method) => CorsHttpMethod[method]),
   allowHeaders: [...CORS_ALLOW_HEADERS],
   exposeHeaders: [...CORS_EXPOSE_HEADERS],
   maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
@@ -54,10 +55,20 @@ export interface PetStoreHttpApiProps {
   readonly apiName: string;
   readonly description: string;
   readonly config: StageConfig;
-  /** Resolves the caller of every request; never denies (see below). */
-  readonly authorizer: IFunction;
+  /**
+   * Resolves the caller of every request; never denies (see below). Or, for the account API, the
+   * native JWT authorizer of the user pool, which refuses bad tokens itself (lib/petstore-stack.ts).
+   */
+  readonly authorizer: IFunction | { readonly jwt: IHttpRouteAuthorizer };
   /** Serves `$default`: whatever no route matches. */
   readonly notFound: IFunction;
+  /**
+   * Developer portal hook: origins allowed by CORS on top of the stage's `corsOrigins` (the portal's
+   * CloudFront origin, so its "Try it" and account pages can call this API from the browser).
+   */
+  readonly extraCorsOrigins?: readonly string[];
+  /** Methods a browser may use across origins; the stage's default (GET, POST) when absent. */
+  readonly corsAllowMethods?: readonly CorsHttpMethod[];
 }
 
 /**
@@ -77,18 +88,22 @@ export class PetStoreHttpApi extends Construct {
     // body), so no identity source (a request without `Authorization` still reaches the authorizer),
     // no caching (without an identity source there is no cache key; the authorizer caches lookups
     // itself), and simple responses where the authorizer always says yes and tells who is calling.
-    const authorizer = new HttpLambdaAuthorizer('CallerAuthorizer', props.authorizer, {
-      responseTypes: [HttpLambdaResponseType.SIMPLE],
-      identitySource: [],
-      resultsCacheTtl: Duration.seconds(0),
-    });
+    const authorizer =
+      'jwt' in props.authorizer
+        ? props.authorizer.jwt
+        : new HttpLambdaAuthorizer('CallerAuthorizer', props.authorizer, {
+            responseTypes: [HttpLambdaResponseType.SIMPLE],
+            identitySource: [],
+            resultsCacheTtl: Duration.seconds(0),
+          });
+    const corsOrigins = [...(config.corsOrigins ?? []), ...(props.extraCorsOrigins ?? [])];
 
     this.api = new HttpApi(this, 'Api', {
       apiName: props.apiName,
       description: props.description,
       defaultAuthorizer: authorizer,
       defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', props.notFound),
-      ...(config.corsOrigins ? { corsPreflight: corsPreflight(config.corsOrigins) } : {}),
+      ...(corsOrigins.length > 0 ? { corsPreflight: corsPreflight(corsOrigins, props.corsAllowMethods) } : {}),
       // Created below with throttling and access logs; the implicit one has neither.
       createDefaultStage: false,
     });

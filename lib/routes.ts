@@ -2,12 +2,16 @@
  * The route table as plain data, shared by the CDK stack (API Gateway routes + one function each) and
  * the local server (request matching + handler loading). No aws-cdk-lib import here on purpose.
  */
-export type ApiName = 'pets' | 'messages';
-export type HttpMethod = 'GET' | 'POST';
-export type OperationId = 'listPets' | 'createPet' | 'getPet' | 'submitMessage';
+export type ApiName = 'pets' | 'messages' | 'account';
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+/** The spec's interface: the pets and messages APIs (docs/openapi.json). */
+export type PublicOperationId = 'listPets' | 'createPet' | 'getPet' | 'submitMessage';
+/** The developer portal's account API (docs/account-openapi.json): a signed-in user's own keys. */
+export type AccountOperationId = 'listAccountKeys' | 'createAccountKey' | 'revokeAccountKey' | 'deleteAccount';
+export type OperationId = PublicOperationId | AccountOperationId;
 
-export interface RouteDefinition {
-  readonly operationId: OperationId;
+export interface RouteDefinition<Id extends OperationId = OperationId> {
+  readonly operationId: Id;
   readonly api: ApiName;
   readonly method: HttpMethod;
   /** API Gateway route path; `{name}` marks a path parameter. */
@@ -19,7 +23,8 @@ export interface RouteDefinition {
 /** The pets API serves its routes under `/v1`, so its base URL ends with `/v1` (spec: Versioning). */
 export const PETS_BASE_PATH = '/v1';
 
-export const ROUTES: readonly RouteDefinition[] = [
+/** The routes of the spec's interface (pets and messages APIs), each API behind the Lambda authorizer. */
+export const ROUTES: readonly RouteDefinition<PublicOperationId>[] = [
   { operationId: 'listPets', api: 'pets', method: 'GET', path: `${PETS_BASE_PATH}/pets`, entry: 'lambda/handlers/list-pets.ts' },
   { operationId: 'createPet', api: 'pets', method: 'POST', path: `${PETS_BASE_PATH}/pets`, entry: 'lambda/handlers/create-pet.ts' },
   { operationId: 'getPet', api: 'pets', method: 'GET', path: `${PETS_BASE_PATH}/pets/{petId}`, entry: 'lambda/handlers/get-pet.ts' },
@@ -27,7 +32,44 @@ export const ROUTES: readonly RouteDefinition[] = [
   { operationId: 'submitMessage', api: 'messages', method: 'POST', path: '/messages', entry: 'lambda/handlers/submit-message.ts' },
 ];
 
+/** The account API serves its routes under `/account`; its base URL is the API's own address. */
+export const ACCOUNT_BASE_PATH = '/account';
+
+/**
+ * The account API (developer portal, docs/portal.md): its own HTTP API, because its callers sign in
+ * with Cognito and send an access token, checked by API Gateway's JWT authorizer, not an API key.
+ */
+export const ACCOUNT_ROUTES: readonly RouteDefinition<AccountOperationId>[] = [
+  {
+    operationId: 'listAccountKeys',
+    api: 'account',
+    method: 'GET',
+    path: `${ACCOUNT_BASE_PATH}/keys`,
+    entry: 'lambda/handlers/list-account-keys.ts',
+  },
+  {
+    operationId: 'createAccountKey',
+    api: 'account',
+    method: 'POST',
+    path: `${ACCOUNT_BASE_PATH}/keys`,
+    entry: 'lambda/handlers/create-account-key.ts',
+  },
+  {
+    operationId: 'revokeAccountKey',
+    api: 'account',
+    method: 'DELETE',
+    path: `${ACCOUNT_BASE_PATH}/keys/{keyId}`,
+    entry: 'lambda/handlers/revoke-account-key.ts',
+  },
+  { operationId: 'deleteAccount', api: 'account', method: 'DELETE', path: ACCOUNT_BASE_PATH, entry: 'lambda/handlers/delete-account.ts' },
+];
+
+/** Every route of every API: what the stack deploys and the local server matches. */
+export const ALL_ROUTES: readonly RouteDefinition[] = [...ROUTES, ...ACCOUNT_ROUTES];
+
 /** Runs before every route of both APIs and resolves the caller (README, Design in brief). */
 export const AUTHORIZER_ENTRY = 'lambda/handlers/authorizer.ts';
 /** Serves the `$default` route: any unknown method/path answers the spec-shaped 404. */
 export const NOT_FOUND_ENTRY = 'lambda/handlers/not-found.ts';
+/** The account API's `$default` route: the same 404, for callers with a valid access token. */
+export const ACCOUNT_NOT_FOUND_ENTRY = 'lambda/handlers/account-not-found.ts';

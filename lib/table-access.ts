@@ -5,7 +5,7 @@
  * repository starts calling a new action, this is the line to change.
  */
 import type { OperationId } from './routes';
-import { PETS_STATUS_INDEX, type TableKey } from './tables';
+import { API_KEYS_ACCOUNT_INDEX, PETS_STATUS_INDEX, type TableKey } from './tables';
 
 export type DynamoDbAction =
   'dynamodb:GetItem' | 'dynamodb:PutItem' | 'dynamodb:UpdateItem' | 'dynamodb:DeleteItem' | 'dynamodb:Query' | 'dynamodb:Scan';
@@ -18,7 +18,7 @@ export interface TableAccess {
 }
 
 /** Every deployed function: one per route operation, plus the authorizer and the `$default` route. */
-export type FunctionName = OperationId | 'authorizer' | 'notFound';
+export type FunctionName = OperationId | 'authorizer' | 'notFound' | 'accountNotFound';
 
 /**
  * Creating operations honour `Idempotency-Key` with a record per key, written by conditional puts
@@ -29,6 +29,14 @@ const IDEMPOTENCY_RECORDS: TableAccess = {
   table: 'idempotency',
   actions: ['dynamodb:GetItem', 'dynamodb:PutItem'],
 };
+
+/** Reads of one account's keys: a Query on the account index, never the whole table. */
+const ACCOUNT_KEYS_INDEX: TableAccess = { table: 'apiKeys', index: API_KEYS_ACCOUNT_INDEX, actions: ['dynamodb:Query'] };
+/**
+ * The account's active-key set: claimed and released by conditional updates; read back (consistent
+ * GetItem) only to repair a slot a crashed request left behind.
+ */
+const ACCOUNT_SLOTS: TableAccess = { table: 'accounts', actions: ['dynamodb:UpdateItem', 'dynamodb:GetItem'] };
 
 export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableAccess[]>> = {
   // A status filter is a Query on the index; the unfiltered listing is a Scan of the table.
@@ -41,9 +49,21 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableAccess[]>
   createPet: [{ table: 'pets', actions: ['dynamodb:PutItem', 'dynamodb:GetItem'] }, IDEMPOTENCY_RECORDS],
   getPet: [{ table: 'pets', actions: ['dynamodb:GetItem'] }],
   submitMessage: [{ table: 'messages', actions: ['dynamodb:PutItem', 'dynamodb:GetItem'] }, IDEMPOTENCY_RECORDS],
-  // Key lookups only: issuing, listing and revoking keys is the operator CLI's job, with its own credentials.
-  authorizer: [{ table: 'apiKeys', actions: ['dynamodb:GetItem'] }],
+  // Key lookups, and the approximate `lastUsedAt` (a conditional UpdateItem at most once an hour per
+  // key: ApiKeyRepository.recordUse). Issuing and revoking keys is for the account API and the operator CLI.
+  authorizer: [{ table: 'apiKeys', actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'] }],
   notFound: [],
+  // The account API (lambda/shared/repositories/account-keys.ts): a user's keys are found through the
+  // account index only; the accounts item holds the active-key cap.
+  listAccountKeys: [ACCOUNT_KEYS_INDEX],
+  createAccountKey: [{ table: 'apiKeys', actions: ['dynamodb:PutItem'] }, ACCOUNT_KEYS_INDEX, ACCOUNT_SLOTS],
+  revokeAccountKey: [{ table: 'apiKeys', actions: ['dynamodb:UpdateItem'] }, ACCOUNT_KEYS_INDEX, ACCOUNT_SLOTS],
+  deleteAccount: [
+    { table: 'apiKeys', actions: ['dynamodb:UpdateItem'] },
+    ACCOUNT_KEYS_INDEX,
+    { table: 'accounts', actions: ['dynamodb:UpdateItem'] },
+  ],
+  accountNotFound: [],
 };
 
 /** The tables whose names a function must be told, each once. */

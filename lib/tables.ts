@@ -30,6 +30,8 @@ export interface TableDefinition {
 }
 
 export const PETS_STATUS_INDEX = 'status-id-index';
+/** An account's keys, oldest first: how the account API lists and finds a user's keys (never a Scan). */
+export const API_KEYS_ACCOUNT_INDEX = 'account-created-index';
 
 export const TABLES = {
   pets: {
@@ -53,6 +55,22 @@ export const TABLES = {
     baseName: 'api-keys',
     envVar: 'API_KEYS_TABLE_NAME',
     partitionKey: { name: 'keyHash', type: 'S' },
+    globalSecondaryIndexes: [
+      {
+        indexName: API_KEYS_ACCOUNT_INDEX,
+        partitionKey: { name: 'accountId', type: 'S' },
+        sortKey: { name: 'createdAt', type: 'S' },
+      },
+    ],
+  },
+  /**
+   * One item per account holding its active keys (lambda/shared/repositories/account-keys.ts): the cap
+   * on active keys is a conditional update of this item, so concurrent creates cannot exceed it.
+   */
+  accounts: {
+    baseName: 'accounts',
+    envVar: 'ACCOUNTS_TABLE_NAME',
+    partitionKey: { name: 'accountId', type: 'S' },
   },
   /** One record per `Idempotency-Key` claim (lambda/shared/repositories/write-once.ts); TTL removes it after the window. */
   idempotency: {

@@ -7,6 +7,8 @@ export type LambdaFunction = (event: unknown, context: Context) => Promise<unkno
 export interface GatewayFunctions {
   readonly authorizer: LambdaFunction;
   readonly notFound: LambdaFunction;
+  /** The account API's `$default` route (local/account-gateway.ts). */
+  readonly accountNotFound?: LambdaFunction;
   readonly operations: ReadonlyMap<OperationId, LambdaFunction>;
 }
 
@@ -33,6 +35,7 @@ export async function loadFunctions(): Promise<GatewayFunctions> {
   return {
     authorizer: named('authorizer'),
     notFound: named('notFound'),
+    accountNotFound: named('accountNotFound'),
     operations: new Map(loaded.flatMap(({ route, handler }) => (route ? [[route.operationId, handler] as const] : []))),
   };
 }

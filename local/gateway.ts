@@ -9,7 +9,7 @@ import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2, Contex
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from '../lib/function-settings';
-import { ROUTES, type RouteDefinition } from '../lib/routes';
+import { ALL_ROUTES, type RouteDefinition } from '../lib/routes';
 import type { GatewayFunctions, LambdaFunction } from './functions';
 
 /** API Gateway HTTP APIs accept request bodies up to 10 MB. */
@@ -39,7 +39,7 @@ function compile(route: RouteDefinition): CompiledRoute {
   return { route, pattern: new RegExp(`^${source}$`), parameterNames };
 }
 
-const COMPILED_ROUTES = ROUTES.map(compile);
+const COMPILED_ROUTES = ALL_ROUTES.map(compile);
 
 const safeDecode = (text: string): string => {
   try {
@@ -214,7 +214,7 @@ export function lambdaContext(functionName: string): Context {
 }
 
 /** Runs a function like Lambda would: a fresh context and a hard timeout. */
-async function invoke(fn: LambdaFunction, name: string, event: unknown): Promise<unknown> {
+export async function invoke(fn: LambdaFunction, name: string, event: unknown): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${name} timed out`)), FUNCTION_TIMEOUT_MS);
@@ -233,7 +233,7 @@ export interface GatewayResponse {
   readonly body: Buffer;
 }
 
-const gatewayError = (statusCode: number, message: string): GatewayResponse => ({
+export const gatewayError = (statusCode: number, message: string): GatewayResponse => ({
   statusCode,
   headers: { 'content-type': 'application/json' },
   cookies: [],

@@ -5,6 +5,9 @@ import type { GatewayFunctions } from './functions';
 import { ApiError } from '../lambda/shared/errors';
 import { errorResponse } from '../lambda/shared/middleware/map-errors';
 import { GATEWAY_MAX_BODY_BYTES, buildEvent, dispatch, matchRoute, readBody, toGatewayResponse, writeResponse } from './gateway';
+import { dispatchAccount, isAccountRequest } from './account-gateway';
+import type { JwtAuthorizer } from './jwt-authorizer';
+import { servePortal, type PortalIdentity } from './portal-server';
 
 export interface LocalApi {
   /** `http://127.0.0.1:PORT`: the messages base URL. */
@@ -19,6 +22,9 @@ export interface LocalApiOptions {
   readonly functions: GatewayFunctions;
   readonly port?: number;
   readonly host?: string;
+  /** The account API's JWT authorizer and the portal's identity provider (cognito-local); without them account routes answer 500 and /portal 404. */
+  readonly accountAuthorizer?: JwtAuthorizer;
+  readonly portal?: PortalIdentity;
   /** Called once per request, e.g. for an access log line. */
   readonly onResponse?: (line: { method: string; path: string; status: number; ms: number }) => void;
 }
@@ -33,8 +39,9 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     const started = performance.now();
     const method = (request.method ?? 'GET').toUpperCase();
     const path = (request.url ?? '/').split('?')[0] ?? '/';
-    // The API reference needs no key and is no API route: answered before the gateway emulation.
-    const reference = serveApiReference(method, path, request.socket.localPort ?? 0, response);
+    // The API reference and the portal need no key and are no API routes: answered before the gateway emulation.
+    const reference =
+      serveApiReference(method, path, request.socket.localPort ?? 0, response) ?? servePortal(request, path, response, options.portal);
     if (reference) {
       void reference.then((status) => options.onResponse?.({ method, path, status, ms: performance.now() - started }));
       return;
@@ -43,7 +50,12 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       const body = await readBody(request, GATEWAY_MAX_BODY_BYTES);
       const match = matchRoute(method, path);
       const event = buildEvent(request, body === 'too_large' ? Buffer.alloc(0) : body, match, request.socket.remoteAddress ?? host);
-      const result = body === 'too_large' ? tooLarge() : await dispatch(options.functions, event, match.route);
+      const result =
+        body === 'too_large'
+          ? tooLarge()
+          : isAccountRequest(path, match.route)
+            ? await dispatchAccount(options.functions, event, match.route, options.accountAuthorizer)
+            : await dispatch(options.functions, event, match.route);
       writeResponse(response, result, event.requestContext.requestId);
       options.onResponse?.({ method, path, status: result.statusCode, ms: performance.now() - started });
     })().catch(() => {

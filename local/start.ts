@@ -6,6 +6,8 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createDocumentClient } from '../lambda/shared/dynamodb-client';
 import { DynamoApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
+import { noteRunningCognito } from './account-lookup';
+import { startLocalAccounts } from './accounts';
 import { ensureDevKey } from './dev-key';
 import { readLiveEndpoint, removeEndpoint, writeEndpoint } from './endpoint-file';
 import { loadFunctions } from './functions';
@@ -30,8 +32,18 @@ async function main(): Promise<void> {
   const devKey = await ensureDevKey(new DynamoApiKeyRepository(db, store.tableNames.apiKeys), dataDir, process.env.PETSTORE_DEV_API_KEY);
   db.destroy();
 
+  // The developer portal's user pool (cognito-local): no email is sent, the codes are printed here.
+  const accounts = await startLocalAccounts({
+    dataDir,
+    onCode: (email, code) => console.log(`Confirmation code for ${email}: ${code}`),
+  });
+  Object.assign(process.env, accounts.environment);
+  noteRunningCognito(dataDir, accounts.cognito.endpoint, accounts.cognito.userPoolId);
+
   const api = await startLocalApi({
     functions: await loadFunctions(),
+    accountAuthorizer: accounts.accountAuthorizer,
+    portal: accounts.portal,
     port,
     onResponse: ({ method, path, status, ms }) => console.log(`${method} ${path} ${status} ${ms.toFixed(1)} ms`),
   });
@@ -42,6 +54,8 @@ async function main(): Promise<void> {
   console.log(`Messages base URL: ${api.origin}`);
   console.log(`Pets base URL: ${api.petsBaseUrl}`);
   console.log(`Try: curl -H 'Authorization: Bearer ${devKey.key}' ${api.petsBaseUrl}/pets`);
+  console.log(`Developer portal (sign up, get your own key): ${api.origin}/portal/`);
+  console.log(`Account base URL: ${api.origin} (Cognito emulator at ${accounts.cognito.endpoint})`);
 
   let stopping = false;
   const stop = (signal: string): void => {
@@ -50,6 +64,7 @@ async function main(): Promise<void> {
     console.log(`${signal}: finishing in-flight requests and stopping`);
     void api
       .close()
+      .then(() => accounts.stop())
       .then(() => store.stop())
       .then(() => removeEndpoint(dataDir))
       .then(

@@ -20,10 +20,11 @@ import type { HttpMethodKey, OpenApiDocument, Operation, Parameter, PathItem, Se
 export const API_VERSION = '1.0.0';
 const SECURITY_SCHEME = 'bearerAuth';
 const SECURITY = [{ [SECURITY_SCHEME]: [] }];
+export type Security = Operation['security'];
 
 /** Each API's routes carry its base path; the document's paths are relative to its servers. */
-const BASE_PATHS: Record<ApiName, string> = { pets: PETS_BASE_PATH, messages: '' };
-const STACK_OUTPUTS: Record<ApiName, string> = { pets: 'PetsBaseUrl', messages: 'MessagesBaseUrl' };
+export const BASE_PATHS: Record<ApiName, string> = { pets: PETS_BASE_PATH, messages: '', account: '' };
+const STACK_OUTPUTS: Record<ApiName, string> = { pets: 'PetsBaseUrl', messages: 'MessagesBaseUrl', account: 'AccountBaseUrl' };
 
 /**
  * Deployed addresses are only known after `cdk deploy` (API Gateway picks the API id), so they are
@@ -36,9 +37,10 @@ const STACK_OUTPUTS: Record<ApiName, string> = { pets: 'PetsBaseUrl', messages: 
 const SERVER_VARIABLES: Record<ApiName, { apiId: string; region: string; port: string }> = {
   pets: { apiId: 'apiId', region: 'region', port: 'port' },
   messages: { apiId: 'messagesApiId', region: 'messagesRegion', port: 'messagesPort' },
+  account: { apiId: 'accountApiId', region: 'accountRegion', port: 'accountPort' },
 };
 
-function serversOf(api: ApiName): Server[] {
+export function serversOf(api: ApiName): Server[] {
   const basePath = BASE_PATHS[api];
   const names = SERVER_VARIABLES[api];
   const deployed = (stage: 'prod' | 'staging', title: string): Server => ({
@@ -74,7 +76,13 @@ const IDEMPOTENCY_KEY: Parameter = {
   schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source, minLength: 1, maxLength: 255 },
 };
 
-function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: SchemaConverter, servers: Server[] | undefined): Operation {
+export function operationOf(
+  route: RouteDefinition,
+  docs: OperationDocs,
+  schemas: SchemaConverter,
+  servers: Server[] | undefined,
+  security: Security = SECURITY,
+): Operation {
   const { input, success } = docs;
   const body = takesBody(docs) ? input.body : undefined;
   const parameters: Parameter[] = [
@@ -90,7 +98,7 @@ function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: Schem
     tags: [docs.tag],
     ...(docs.deprecated ? { deprecated: true } : {}),
     ...(servers ? { servers } : {}),
-    security: SECURITY,
+    security,
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body
       ? {
@@ -110,12 +118,16 @@ function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: Schem
       [String(success.status)]: {
         description: success.description,
         headers: headers({ 'Cache-Control': true, ...success.headers, ...operationHeaders }),
-        content: {
-          'application/json': {
-            schema: schemas.convert(success.body, 'output'),
-            ...(success.examples ? { examples: success.examples } : {}),
-          },
-        },
+        ...(success.body
+          ? {
+              content: {
+                'application/json': {
+                  schema: schemas.convert(success.body, 'output'),
+                  ...(success.examples ? { examples: success.examples } : {}),
+                },
+              },
+            }
+          : {}),
       },
       ...errorResponses(errorCodesOf(docs), {
         errorSchema: schemas.convert(ErrorBody, 'output'),

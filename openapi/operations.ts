@@ -5,7 +5,7 @@
  * the document, so a handler that answers something undocumented fails them.
  */
 import * as z from 'zod/mini';
-import type { OperationId } from '../lib/routes';
+import type { PublicOperationId } from '../lib/routes';
 import { OPERATIONS as SPECS, type InputSchemas } from '../lambda/shared/operations';
 import { NoBody } from '../lambda/shared/schemas/no-input';
 import { Message } from '../lambda/shared/schemas/message-response';
@@ -16,16 +16,17 @@ import type { HeaderUse } from './responses';
 import type { Example } from './types';
 
 export interface OperationDocs {
-  readonly tag: 'pets' | 'messages';
+  readonly tag: 'pets' | 'messages' | 'account';
   readonly summary: string;
   readonly description: string;
   /** The operation's input schemas, from lambda/shared/operations.ts (what the handler validates with). */
   readonly input: InputSchemas;
   readonly requestExamples?: Readonly<Record<string, Example>>;
   readonly success: {
-    readonly status: 200 | 201 | 202;
+    readonly status: 200 | 201 | 202 | 204;
     readonly description: string;
-    readonly body: z.core.$ZodType;
+    /** Absent for an answer without a body (204). */
+    readonly body?: z.core.$ZodType;
     readonly headers?: HeaderUse;
     readonly examples?: Readonly<Record<string, Example>>;
   };
@@ -42,7 +43,7 @@ export interface OperationDocs {
 const rex = { id: 244208697521988, name: 'Rex', categoryId: 1, status: 'available' };
 const tom = { id: 244208697526101, name: 'Tom', categoryId: 2, status: 'sold' };
 
-export const OPERATIONS: Readonly<Record<OperationId, OperationDocs>> = {
+export const OPERATIONS: Readonly<Record<PublicOperationId, OperationDocs>> = {
   listPets: {
     tag: 'pets',
     summary: 'List animals',

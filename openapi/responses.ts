@@ -2,7 +2,7 @@
 import type { ErrorCode } from '../lambda/shared/errors';
 import { GET_PET_DEPRECATION_HEADERS } from '../lambda/shared/operations';
 import { encodeCursor } from '../lambda/shared/page-cursor';
-import { ERROR_CODES } from '../lambda/shared/schemas/error';
+import { ALL_ERROR_CODES as ERROR_CODES } from '../lambda/shared/schemas/error';
 import type { Example, Header, JsonSchema, Response } from './types';
 
 const HEADERS = {
@@ -61,6 +61,7 @@ const REASONS: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   404: 'Not Found',
+  409: 'Conflict',
   413: 'Content Too Large',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',

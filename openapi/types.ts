@@ -68,7 +68,7 @@ export interface Operation {
   readonly responses: Readonly<Record<string, Response>>;
 }
 
-export type HttpMethodKey = 'get' | 'post';
+export type HttpMethodKey = 'get' | 'post' | 'delete';
 export type PathItem = Partial<Record<HttpMethodKey, Operation>>;
 
 export interface OpenApiDocument {

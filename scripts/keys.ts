@@ -4,11 +4,15 @@
  * the standard AWS credential chain).
  */
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateAccountId, issueApiKey } from '../lambda/shared/api-keys';
+import { generateAccountId } from '../lambda/shared/api-keys';
 import { createDocumentClient } from '../lambda/shared/dynamodb-client';
+import { DynamoAccountKeys } from '../lambda/shared/repositories/account-keys';
 import { DynamoApiKeyRepository, type ApiKeyRecord } from '../lambda/shared/repositories/api-key-repository';
+import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '../lambda/shared/account-settings';
+import { accountOfEmail, localAccountOfEmail } from '../local/account-lookup';
 import { AUTH_CACHE_TTL_MS } from '../lambda/shared/auth-settings';
 import { isStageName, STAGES, stackNameOf, type StageName } from '../lib/stages';
 import { readLiveEndpoint } from '../local/endpoint-file';
@@ -18,7 +22,10 @@ import { localTableNames } from '../local/tables';
 const USAGE = `Usage: npm run keys -- <command> [options]
 
 Commands:
-  create [--account <id>] [--description <text>]  issue a new key; it is printed once, only its hash is stored
+  create [--email <address> | --account <id>] [--description <text>]
+                                                  issue a new key; it is printed once, only its hash is stored.
+                                                  --email: for the developer-portal user with that address
+                                                  (it shows up in their portal); at most ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys per account
   list                                            list keys (id, account, created, revoked)
   revoke <keyId>                                  revoke a key; refused everywhere within ${AUTH_CACHE_TTL_MS / 1000} s
 
@@ -30,6 +37,10 @@ Options:
 
 interface Target {
   readonly keys: DynamoApiKeyRepository;
+  /** Keys of an account, under the same cap as the portal's. */
+  readonly accountKeys: DynamoAccountKeys;
+  /** The account (user `sub`) of a developer-portal user, by email address. */
+  accountOf(email: string): Promise<string | undefined>;
   readonly where: string;
   close(): Promise<void>;
 }
@@ -38,16 +49,26 @@ async function deployedTarget(stage: StageName): Promise<Target> {
   const stackName = stackNameOf(stage);
   const cloudFormation = new CloudFormationClient({});
   const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
-  const tableName = Stacks?.[0]?.Outputs?.find((output) => output.OutputKey === 'ApiKeysTableName')?.OutputValue;
-  if (!tableName) throw new Error(`stack ${stackName} has no ApiKeysTableName output; deploy it first`);
+  const output = (key: string): string => {
+    const value = Stacks?.[0]?.Outputs?.find((candidate) => candidate.OutputKey === key)?.OutputValue;
+    if (!value) throw new Error(`stack ${stackName} has no ${key} output; deploy it first`);
+    return value;
+  };
+  const tableName = output('ApiKeysTableName');
   // Same region as the stack lookup (profile or AWS_REGION), so the table is found where the stack is.
-  const db = createDocumentClient(undefined, await cloudFormation.config.region());
+  const region = await cloudFormation.config.region();
+  const db = createDocumentClient(undefined, region);
   cloudFormation.destroy();
+  const keys = new DynamoApiKeyRepository(db, tableName);
+  const cognito = new CognitoIdentityProviderClient({ region });
   return {
-    keys: new DynamoApiKeyRepository(db, tableName),
+    keys,
+    accountKeys: new DynamoAccountKeys(db, keys, output('AccountsTableName')),
+    accountOf: (email) => accountOfEmail(cognito, output('UserPoolId'), email),
     where: `${stackName} (${tableName})`,
     close: () => {
       db.destroy();
+      cognito.destroy();
       return Promise.resolve();
     },
   };
@@ -62,8 +83,11 @@ async function localTarget(dataDir: string): Promise<Target> {
   // The local engines accept any credentials, but the SDK needs some to sign with.
   Object.assign(process.env, storeEnvironment(endpoint, tableNames));
   const db = createDocumentClient(endpoint);
+  const keys = new DynamoApiKeyRepository(db, tableNames.apiKeys);
   return {
-    keys: new DynamoApiKeyRepository(db, tableNames.apiKeys),
+    keys,
+    accountKeys: new DynamoAccountKeys(db, keys, tableNames.accounts),
+    accountOf: (email) => localAccountOfEmail(dataDir, email),
     where: `${running ? 'running local server, ' : 'local store, '}${dataDir}`,
     close: async () => {
       db.destroy();
@@ -81,6 +105,7 @@ async function run(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       account: { type: 'string' },
+      email: { type: 'string' },
       description: { type: 'string' },
       stage: { type: 'string' },
       'data-dir': { type: 'string' },
@@ -101,6 +126,10 @@ async function run(argv: string[]): Promise<number> {
     console.error('revoke needs exactly one key id (see `list`)');
     return 2;
   }
+  if (values.email !== undefined && values.account !== undefined) {
+    console.error('give --email or --account, not both');
+    return 2;
+  }
   if (values.stage !== undefined && !isStageName(values.stage)) {
     console.error(`--stage must be one of ${STAGES.join(', ')}`);
     return 2;
@@ -111,11 +140,24 @@ async function run(argv: string[]): Promise<number> {
   try {
     const print = (json: unknown, text: string): void => console.log(values.json ? JSON.stringify(json) : text);
     if (command === 'create') {
-      const issued = issueApiKey({
-        accountId: values.account ?? generateAccountId(),
-        ...(values.description ? { description: values.description } : {}),
-      });
-      await target.keys.create(issued.record);
+      let accountId = values.account ?? generateAccountId();
+      if (values.email !== undefined) {
+        const found = await target.accountOf(values.email);
+        if (!found) {
+          console.error(`no developer-portal user with the email address ${values.email} in ${target.where}`);
+          return 1;
+        }
+        accountId = found;
+      }
+      const issued = await target.accountKeys.create(accountId, values.description ?? '', new Date());
+      if (issued === 'limit_reached' || issued === 'closed') {
+        console.error(
+          issued === 'closed'
+            ? `account ${accountId} was deleted`
+            : `account ${accountId} already has ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys; revoke one first`,
+        );
+        return 1;
+      }
       const { keyHash: _hash, ...shown } = issued.record;
       print(
         { key: issued.key, ...shown },

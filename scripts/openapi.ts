@@ -1,29 +1,33 @@
 /**
- * `npm run openapi`: writes docs/openapi.json from the zod schemas and the route table.
- * `npm run openapi -- --check`: exits 1 when the committed file differs from what would be written.
+ * `npm run openapi`: writes docs/openapi.json and docs/account-openapi.json from the zod schemas and
+ * the route table. `npm run openapi -- --check`: exits 1 when a committed file differs from what would be written.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OPENAPI_FILE, renderOpenApiDocument } from '../openapi/render';
+import { GENERATED_DOCUMENTS } from '../openapi/render';
 
-const file = fileURLToPath(new URL(`../${OPENAPI_FILE}`, import.meta.url));
-const rendered = renderOpenApiDocument();
-
-if (process.argv.includes('--check')) {
-  let committed = '';
-  try {
-    committed = readFileSync(file, 'utf8');
-  } catch {
-    // missing counts as different
+const check = process.argv.includes('--check');
+let stale = false;
+for (const { file: name, render } of GENERATED_DOCUMENTS) {
+  const file = fileURLToPath(new URL(`../${name}`, import.meta.url));
+  const rendered = render();
+  if (check) {
+    let committed = '';
+    try {
+      committed = readFileSync(file, 'utf8');
+    } catch {
+      // missing counts as different
+    }
+    if (committed === rendered) console.log(`${name} is up to date`);
+    else {
+      console.error(`${name} is out of date: run \`npm run openapi\` and commit the result`);
+      stale = true;
+    }
+  } else {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, rendered);
+    console.log(`wrote ${name}`);
   }
-  if (committed !== rendered) {
-    console.error(`${OPENAPI_FILE} is out of date: run \`npm run openapi\` and commit the result`);
-    process.exit(1);
-  }
-  console.log(`${OPENAPI_FILE} is up to date`);
-} else {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, rendered);
-  console.log(`wrote ${OPENAPI_FILE}`);
 }
+if (stale) process.exit(1);

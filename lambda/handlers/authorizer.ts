@@ -6,10 +6,17 @@ import { tableName } from '../shared/config';
 import { documentClient } from '../shared/dynamodb-client';
 import { KeyResolver } from '../shared/key-resolver';
 import { log } from '../shared/logger';
-import { DynamoApiKeyRepository } from '../shared/repositories/api-key-repository';
+import { DynamoApiKeyRepository, type ApiKeyRecord } from '../shared/repositories/api-key-repository';
 
 const keys = new DynamoApiKeyRepository(documentClient(), tableName('apiKeys'));
-const resolver = new KeyResolver((keyHash) => keys.findByHash(keyHash), {
+/** A table read on a cache miss, which also notes (at most hourly) that an active key was used. */
+async function lookUp(keyHash: string): Promise<ApiKeyRecord | undefined> {
+  const record = await keys.findByHash(keyHash);
+  if (record && !record.revokedAt) await keys.recordUse(record, new Date());
+  return record;
+}
+
+const resolver = new KeyResolver(lookUp, {
   ttlMs: AUTH_CACHE_TTL_MS,
   knownMax: AUTH_KNOWN_KEYS_MAX,
   unknownMax: AUTH_UNKNOWN_KEYS_MAX,

@@ -3,7 +3,7 @@
  * else that escapes a handler becomes a 500 `internal_error` without internals (see map-errors.ts).
  * The codes are a stable, documented contract (README "Errors").
  */
-export type ErrorCode =
+export type ServiceErrorCode =
   | 'invalid_request'
   | 'invalid_json'
   | 'unsupported_media_type'
@@ -13,6 +13,9 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'service_unavailable'
   | 'internal_error';
+/** Answered by the account API only (docs/account-openapi.json), never by the pets or messages APIs. */
+export type AccountErrorCode = 'key_limit_reached';
+export type ErrorCode = ServiceErrorCode | AccountErrorCode;
 
 export class ApiError extends Error {
   constructor(

@@ -10,6 +10,7 @@ import { addHeaders } from './middleware/add-headers';
 import { jsonTextBody } from './middleware/json-text-body';
 import { limitBodySize } from './middleware/limit-body-size';
 import { mapErrors } from './middleware/map-errors';
+import { accountOf, requireAccount, type AccountCaller } from './middleware/require-account';
 import { callerOf, requireCaller } from './middleware/require-caller';
 import type { InputSchemas, OperationSpec } from './operation-spec';
 import { NoBody } from './schemas/no-input';
@@ -17,27 +18,36 @@ import { validInput, type ValidInput } from './validate-input';
 
 export type { InputSchemas, OperationSpec } from './operation-spec';
 
+export type { AccountCaller } from './middleware/require-account';
+
 /** What an operation receives: the caller and its validated input, typed by its spec's schemas. */
-export interface OperationRequest<S extends InputSchemas> extends ValidInput<S> {
-  readonly caller: Caller;
+export interface OperationRequest<S extends InputSchemas, C extends Caller | AccountCaller = Caller> extends ValidInput<S> {
+  /** An API key's caller, or for the account API (`caller: 'account'`) the signed-in user. */
+  readonly caller: C;
   readonly event: APIGatewayProxyEventV2;
   /** Set when the request carries `Idempotency-Key` (operations whose spec is `idempotent`). */
   readonly idempotency: IdempotencyClaim | undefined;
 }
+
+/** The caller an operation gets, from its spec: the signed-in user for `caller: 'account'`, else the API key's caller. */
+export type CallerOf<Spec extends OperationSpec> = Spec extends { readonly caller: 'account' } ? AccountCaller : Caller;
+
+type Operation<Spec extends OperationSpec, C extends Caller | AccountCaller> = (
+  request: OperationRequest<Spec['input'], C>,
+) => Promise<HttpResponse>;
 
 /**
  * The only way to build an HTTP handler, so none can skip auth or error mapping. Middy does the HTTP
  * concerns, in its canonical order with auth first: caller check → header/event normalisation → body
  * size limit → media type and UTF-8 → JSON body parsing; errors leave through `mapErrors`. Then, in
  * this typed step, the input is validated and the `Idempotency-Key` claimed, and the operation gets
- * both typed by its spec — no untyped context in between.
+ * both typed by its spec — no untyped context in between. The spec's `caller` picks the check: an API
+ * key (the default) or, for the account API, a signed-in user's access token.
  */
-export function httpHandler<const Spec extends OperationSpec>(
-  spec: Spec,
-  operation: (request: OperationRequest<Spec['input']>) => Promise<HttpResponse>,
-) {
+export function httpHandler<const Spec extends OperationSpec>(spec: Spec, operation: Operation<Spec, CallerOf<Spec>>) {
+  const forAccounts = spec.caller === 'account';
   const handler = middy<APIGatewayProxyEventV2, HttpResponse>({ timeoutEarlyInMillis: 0 })
-    .use(requireCaller())
+    .use(forAccounts ? requireAccount() : requireCaller())
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer());
   if (spec.input.body !== NoBody)
@@ -49,7 +59,8 @@ export function httpHandler<const Spec extends OperationSpec>(
     .use(addHeaders(spec.headers ?? {}))
     .use(mapErrors(spec.operationId))
     .handler(async (event) => {
-      const caller = callerOf(event);
+      // The check matches CallerOf<Spec> by construction; TypeScript cannot narrow a conditional type on a value.
+      const caller = (forAccounts ? accountOf(event) : callerOf(event)) as CallerOf<Spec>;
       const input = validInput<Spec['input']>(spec.input, event);
       const idempotency = spec.idempotent ? claimOf(event, spec.operationId, caller, input.body) : undefined;
       return operation({ ...input, caller, event, idempotency });

@@ -17,3 +17,8 @@ export function jsonResponse(statusCode: number, body: unknown, headers: Record<
     body: JSON.stringify(body),
   };
 }
+
+/** 204: done, nothing to show (still private to the caller). */
+export function noContentResponse(): HttpResponse {
+  return { statusCode: 204, headers: { 'cache-control': 'no-store' }, body: '' };
+}

@@ -37,7 +37,7 @@ export function claimFor(
 export function claimOf(
   event: APIGatewayProxyEventV2,
   operationId: OperationSpec['operationId'],
-  caller: Caller,
+  caller: Pick<Caller, 'accountId'>,
   body: unknown,
 ): IdempotencyClaim | undefined {
   const key = event.headers['idempotency-key'];

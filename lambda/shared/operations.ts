@@ -4,7 +4,7 @@
  * function's bundle builds only the schemas its operation validates (`npm run bench`, part 1); this table
  * imports them all and is never imported by Lambda code.
  */
-import type { OperationId } from '../../lib/routes';
+import type { PublicOperationId } from '../../lib/routes';
 import type { OperationSpec } from './operation-spec';
 import { CREATE_PET } from './operation-specs/create-pet';
 import { GET_PET } from './operation-specs/get-pet';
@@ -20,4 +20,4 @@ export const OPERATIONS = {
   createPet: CREATE_PET,
   getPet: GET_PET,
   submitMessage: SUBMIT_MESSAGE,
-} as const satisfies Record<OperationId, OperationSpec>;
+} as const satisfies Record<PublicOperationId, OperationSpec>;

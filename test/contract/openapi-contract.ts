@@ -1,5 +1,6 @@
 /**
- * Holds an HTTP answer to docs/openapi.json (the committed document clients get): the request must
+ * Holds an HTTP answer to docs/openapi.json or, for the account API, docs/account-openapi.json (the
+ * committed documents clients get): the request must
  * match a documented operation (through its servers and path), the status must be one the operation
  * documents, every header the API sets must be documented for that answer (required ones present,
  * values matching their schemas), and the body must match the documented media type and schema
@@ -10,7 +11,8 @@ import addFormats from 'ajv-formats';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Header, JsonSchema, OpenApiDocument, Operation, Reference, Response } from '../../openapi/types';
-import { OPENAPI_FILE } from '../../openapi/render';
+import { ACCOUNT_OPENAPI_FILE, OPENAPI_FILE } from '../../openapi/render';
+import { ACCOUNT_BASE_PATH } from '../../lib/routes';
 
 export interface ContractRequest {
   readonly method: string;
@@ -45,31 +47,38 @@ function projectRoot(): string {
   }
 }
 
-export const openApiDocument: OpenApiDocument = JSON.parse(readFileSync(join(projectRoot(), OPENAPI_FILE), 'utf8')) as OpenApiDocument;
+const readDocument = (file: string): OpenApiDocument => JSON.parse(readFileSync(join(projectRoot(), file), 'utf8')) as OpenApiDocument;
 
-const COMPONENTS_ID = 'urn:petstore:openapi-components';
+export const openApiDocument: OpenApiDocument = readDocument(OPENAPI_FILE);
+export const accountOpenApiDocument: OpenApiDocument = readDocument(ACCOUNT_OPENAPI_FILE);
+
+/** Each document's components under an id of their own: both name their error body `Error`. */
+const COMPONENTS_IDS = new Map<OpenApiDocument, string>([
+  [openApiDocument, 'urn:petstore:openapi-components'],
+  [accountOpenApiDocument, 'urn:petstore:account-openapi-components'],
+]);
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats(ajv);
 // OpenAPI's integer widths: our ids are below 2^53, so every int64 is a safe integer here.
 ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isSafeInteger(value) });
-const toAjvRefs = <T>(schema: T): T =>
-  JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${COMPONENTS_ID}#/$defs/`)) as T;
-ajv.addSchema({ $id: COMPONENTS_ID, $defs: toAjvRefs(openApiDocument.components.schemas) });
+const toAjvRefs = <T>(schema: T, componentsId: string): T =>
+  JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${componentsId}#/$defs/`)) as T;
+for (const [document, id] of COMPONENTS_IDS) ajv.addSchema({ $id: id, $defs: toAjvRefs(document.components.schemas, id) });
 
 const validators = new Map<string, ValidateFunction>();
-function validatorFor(schema: JsonSchema): ValidateFunction {
-  const key = JSON.stringify(schema);
+function validatorFor(schema: JsonSchema, componentsId: string): ValidateFunction {
+  const key = JSON.stringify([schema, componentsId]);
   let validate = validators.get(key);
   if (!validate) {
-    validate = ajv.compile(toAjvRefs(schema));
+    validate = ajv.compile(toAjvRefs(schema, componentsId));
     validators.set(key, validate);
   }
   return validate;
 }
 
-/** Validates a value against a schema of the document; returns the problems (none when it matches). */
-export function schemaProblems(schema: JsonSchema, value: unknown): string[] {
-  const validate = validatorFor(schema);
+/** Validates a value against a schema of a document (the pets one by default); returns the problems (none when it matches). */
+export function schemaProblems(schema: JsonSchema, value: unknown, document: OpenApiDocument = openApiDocument): string[] {
+  const validate = validatorFor(schema, COMPONENTS_IDS.get(document) ?? '');
   if (validate(value)) return [];
   return (validate.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`);
 }
@@ -78,6 +87,7 @@ interface LocatedOperation {
   readonly method: string;
   readonly pattern: RegExp;
   readonly operation: Operation;
+  readonly document: OpenApiDocument;
 }
 
 /** `http://127.0.0.1:{port}/v1` + `/pets/{petId}` → a pattern where each variable is one path segment. */
@@ -88,21 +98,33 @@ function templatePattern(template: string): string {
     .join('[^/]+');
 }
 
-const OPERATIONS: LocatedOperation[] = Object.entries(openApiDocument.paths).flatMap(([path, item]) =>
-  Object.entries(item).flatMap(([method, operation]) =>
-    (operation.servers ?? openApiDocument.servers).map((server) => ({
-      method: method.toUpperCase(),
-      pattern: new RegExp(`^${templatePattern(server.url)}${templatePattern(path)}$`),
-      operation,
-    })),
+const OPERATIONS: LocatedOperation[] = [openApiDocument, accountOpenApiDocument].flatMap((document) =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).flatMap(([method, operation]) =>
+      (operation.servers ?? document.servers).map((server) => ({
+        method: method.toUpperCase(),
+        pattern: new RegExp(`^${templatePattern(server.url)}${templatePattern(path)}$`),
+        operation,
+        document,
+      })),
+    ),
   ),
 );
 
-export function findOperation(method: string, url: string): Operation | undefined {
+function locate(method: string, url: string): LocatedOperation | undefined {
   const { origin, pathname } = new URL(url);
-  return OPERATIONS.find((candidate) => candidate.method === method.toUpperCase() && candidate.pattern.test(`${origin}${pathname}`))
-    ?.operation;
+  return OPERATIONS.find((candidate) => candidate.method === method.toUpperCase() && candidate.pattern.test(`${origin}${pathname}`));
 }
+
+export function findOperation(method: string, url: string): Operation | undefined {
+  return locate(method, url)?.operation;
+}
+
+/** Locally the account API shares the origin of the others: its paths are the ones under /account. */
+const isAccountUrl = (url: string): boolean => {
+  const { pathname } = new URL(url);
+  return pathname === ACCOUNT_BASE_PATH || pathname.startsWith(`${ACCOUNT_BASE_PATH}/`);
+};
 
 const isReference = (value: Header | Reference): value is Reference => '$ref' in value;
 
@@ -110,8 +132,13 @@ const isReference = (value: Header | Reference): value is Reference => '$ref' in
  * Outside the documented operations the API answers the `$default` route: 404 `not_found`, or 401
  * without a valid key (the document's description says so; OpenAPI has no place for "any other path").
  */
-function unmatchedRouteResponse(status: number): Response | undefined {
+function unmatchedRouteResponse(status: number, url: string): Response | undefined {
   if (status !== 401 && status !== 404) return undefined;
+  // The account API's `$default` route is behind the JWT authorizer: its 401 is the one every account operation documents.
+  if (isAccountUrl(url)) {
+    if (status === 401) return Object.values(Object.values(accountOpenApiDocument.paths)[0] ?? {})[0]?.responses['401'];
+    return { ...(unmatchedRouteResponse(status, 'http://x/') as Response), description: 'any other account API route' };
+  }
   const cacheControl: Header = { description: '', required: true, schema: { type: 'string', const: 'no-store' } };
   const wwwAuthenticate: Header = { description: '', required: true, schema: { type: 'string', const: 'Bearer realm="petstore"' } };
   return {
@@ -126,7 +153,7 @@ function headerValue(schema: JsonSchema, text: string): unknown {
   return schema.type === 'integer' && /^-?[0-9]+$/.test(text) ? Number(text) : text;
 }
 
-function headerProblems(documented: Response['headers'], actual: Headers): string[] {
+function headerProblems(documented: Response['headers'], actual: Headers, document: OpenApiDocument): string[] {
   const problems: string[] = [];
   const known = new Map(Object.entries(documented ?? {}).map(([name, header]) => [name.toLowerCase(), { name, header }]));
   for (const { name, header } of known.values()) {
@@ -137,7 +164,7 @@ function headerProblems(documented: Response['headers'], actual: Headers): strin
       continue;
     }
     problems.push(
-      ...schemaProblems(header.schema, headerValue(header.schema, value)).map(
+      ...schemaProblems(header.schema, headerValue(header.schema, value), document).map(
         (problem) => `header ${name}: ${problem.replace('(root) ', '')}`,
       ),
     );
@@ -148,7 +175,7 @@ function headerProblems(documented: Response['headers'], actual: Headers): strin
   return problems;
 }
 
-function bodyProblems(documented: Response['content'], answer: ContractAnswer): string[] {
+function bodyProblems(documented: Response['content'], answer: ContractAnswer, document: OpenApiDocument): string[] {
   const mediaType = answer.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   if (!documented) return answer.text === '' ? [] : ['a body was sent where none is documented'];
   const media = mediaType === undefined ? undefined : documented[mediaType];
@@ -159,19 +186,24 @@ function bodyProblems(documented: Response['content'], answer: ContractAnswer): 
   } catch {
     return [`the body is not JSON: ${answer.text.slice(0, 80)}`];
   }
-  return schemaProblems(media.schema, body).map((problem) => `body ${problem}`);
+  return schemaProblems(media.schema, body, document).map((problem) => `body ${problem}`);
 }
 
 /** Everything in the answer the document does not allow; empty when it honours the contract. */
 export function contractViolations(request: ContractRequest, answer: ContractAnswer): { operationId: string; problems: string[] } {
-  const operation = findOperation(request.method, request.url);
+  const located = locate(request.method, request.url);
+  const operation = located?.operation;
+  const document = located?.document ?? (isAccountUrl(request.url) ? accountOpenApiDocument : openApiDocument);
   const operationId = operation?.operationId ?? '(any other route)';
-  const documented = operation ? operation.responses[String(answer.status)] : unmatchedRouteResponse(answer.status);
+  const documented = operation ? operation.responses[String(answer.status)] : unmatchedRouteResponse(answer.status, request.url);
   if (!documented) {
     const statuses = operation ? Object.keys(operation.responses).join(', ') : '401, 404';
     return { operationId, problems: [`status ${answer.status} is not documented (documented: ${statuses})`] };
   }
-  return { operationId, problems: [...headerProblems(documented.headers, answer.headers), ...bodyProblems(documented.content, answer)] };
+  return {
+    operationId,
+    problems: [...headerProblems(documented.headers, answer.headers, document), ...bodyProblems(documented.content, answer, document)],
+  };
 }
 
 /** Tally of validated answers, per operation and status, for the coverage note of a test file. */
@@ -182,7 +214,7 @@ export function assertHonoursContract(request: ContractRequest, answer: Contract
   const { operationId, problems } = contractViolations(request, answer);
   if (problems.length > 0) {
     throw new Error(
-      `${request.method} ${request.url} answered ${answer.status}, which docs/openapi.json does not allow (${operationId}):\n` +
+      `${request.method} ${request.url} answered ${answer.status}, which the OpenAPI documents do not allow (${operationId}):\n` +
         problems.map((problem) => `  - ${problem}`).join('\n') +
         `\n  body: ${answer.text.slice(0, 300)}`,
     );

@@ -11,14 +11,16 @@ import { freshTables } from '../support/local-dynamodb';
 
 let handler: (event: APIGatewayRequestAuthorizerEventV2) => Promise<unknown>;
 let calls = 0;
+const commands: string[] = [];
 let issued: string;
 
 beforeAll(async () => {
   const { tableNames } = await freshTables();
   ({ handler } = await import('../../lambda/handlers/authorizer'));
   dynamoDbClient().middlewareStack.add(
-    (next) => (args) => {
+    (next, context) => (args) => {
       calls++;
+      commands.push(context.commandName ?? '');
       return next(args);
     },
     { step: 'initialize', name: 'countCalls' },
@@ -29,6 +31,7 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   calls = 0;
+  commands.length = 0;
 });
 
 const authorize = (key: string) =>
@@ -53,10 +56,11 @@ test('an issued key mistyped in one character is refused with no DynamoDB call',
   expect(calls).toBe(0);
 });
 
-test('an issued key is read once, then answered from the cache', async () => {
+test('an issued key is read once (and its use noted), then answered from the cache', async () => {
   expect(await authorize(issued)).toMatchObject({ context: { authenticated: true, accountId: 'acct_authorizer' } });
+  expect(commands).toEqual(['GetItemCommand', 'UpdateItemCommand']);
   expect(await authorize(issued)).toMatchObject({ context: { authenticated: true } });
-  expect(calls).toBe(1);
+  expect(calls).toBe(2);
 });
 
 test('a key with a valid checksum that was never issued costs one read, then none while cached', async () => {

@@ -7,12 +7,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueApiKey } from '../../lambda/shared/api-keys';
+import { cognitoCall } from '../support/cognito-users';
 import { PROJECT_ROOT as ROOT, startLocalServerProcess, type LocalServerProcess } from '../support/local-process';
 
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const dataDir = mkdtempSync(join(tmpdir(), 'petstore-start-'));
 const devKey = issueApiKey({ accountId: 'x' }).key;
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function waitFor(found: () => unknown): Promise<void> {
+  for (let attempt = 0; attempt < 50 && !found(); attempt++) await new Promise((wake) => setTimeout(wake, 100));
+}
 
 const start = (env: Record<string, string> = {}) => startLocalServerProcess({ PETSTORE_DATA_DIR: dataDir, ...env });
 const stop = (running: LocalServerProcess) => running.stop();
@@ -53,6 +58,35 @@ test('npm start serves the API with the given dev key, stops cleanly on SIGTERM 
   const listed = JSON.parse(keysCli('list').stdout) as { keyId: string; accountId: string }[];
   expect(listed).toContainEqual(expect.objectContaining({ keyId, accountId: 'acct_cli' }));
   expect(JSON.stringify(listed)).not.toContain(key);
+
+  // The developer portal: printed, served, and a key the CLI issues by email shows up in the user's account.
+  expect(first.output()).toContain(`Developer portal (sign up, get your own key): ${first.origin}/portal/`);
+  expect((await fetch(`${first.origin}/portal/`)).status).toBe(200);
+  const cognitoEndpoint = /Cognito emulator at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(first.output())?.[1] ?? '';
+  const { clientId } = (await (await fetch(`${first.origin}/portal/config.json`)).json()) as { clientId: string };
+  const email = 'cli-user@example.com';
+  const password = 'Correct-Horse-42';
+  expect((await cognitoCall(cognitoEndpoint, 'SignUp', { ClientId: clientId, Username: email, Password: password })).status).toBe(200);
+  await waitFor(() => /Confirmation code for cli-user@example\.com: (\d{6})/.exec(first.output())?.[1]);
+  const code = /Confirmation code for cli-user@example\.com: (\d{6})/.exec(first.output())?.[1];
+  await cognitoCall(cognitoEndpoint, 'ConfirmSignUp', { ClientId: clientId, Username: email, ConfirmationCode: code });
+  const byEmail = keysCli('create', '--email', email, '--description', 'issued by an operator');
+  expect(byEmail.status).toBe(0);
+  const signedIn = await cognitoCall(cognitoEndpoint, 'InitiateAuth', {
+    ClientId: clientId,
+    AuthFlow: 'USER_PASSWORD_AUTH',
+    AuthParameters: { USERNAME: email, PASSWORD: password },
+  });
+  const accessToken = (signedIn.json.AuthenticationResult as { AccessToken: string }).AccessToken;
+  const portalKeys = (await (
+    await fetch(`${first.origin}/account/keys`, { headers: { authorization: `Bearer ${accessToken}` } })
+  ).json()) as {
+    keys: { keyId: string; description?: string }[];
+  };
+  expect(portalKeys.keys).toEqual([
+    expect.objectContaining({ keyId: (JSON.parse(byEmail.stdout) as { keyId: string }).keyId, description: 'issued by an operator' }),
+  ]);
+  expect(keysCli('create', '--email', 'nobody@example.com').status).toBe(1);
 
   expect(await stop(first)).toBe(0);
   expect(first.output()).toContain('SIGTERM: finishing in-flight requests and stopping');

@@ -1,7 +1,8 @@
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { issueApiKey } from '../../lambda/shared/api-keys';
 import { DynamoApiKeyRepository } from '../../lambda/shared/repositories/api-key-repository';
-import { loadFunctions } from '../../local/functions';
+import type { LocalAccounts } from '../../local/accounts';
+import { loadFunctions, type GatewayFunctions, type LambdaFunction } from '../../local/functions';
 import { startLocalApi } from '../../local/server';
 import type { TableNames } from '../../local/tables';
 import { assertHonoursContract, writeContractCoverage } from '../contract/openapi-contract';
@@ -33,6 +34,8 @@ export interface TestApi {
   readonly tableNames: TableNames;
   readonly db: DynamoDBDocumentClient;
   readonly keys: DynamoApiKeyRepository;
+  /** The portal's identity provider (cognito-local) and JWT authorizer, when started with `accounts: true`. */
+  readonly accounts: LocalAccounts | undefined;
   call(method: string, pathOrUrl: string, options?: CallOptions): Promise<ApiAnswer>;
   issueKey(accountId?: string): Promise<{ key: string; keyId: string }>;
   /** Every item of a table, for "nothing was written" assertions. */
@@ -45,7 +48,24 @@ export interface TestApiOptions {
   readonly endpoint?: string;
   /** Extra environment for the functions, e.g. another DYNAMODB_ENDPOINT (a fault-injecting proxy). */
   readonly functionEnvironment?: Record<string, string>;
+  /** Also start cognito-local and serve the account API and /portal, as `npm start` does. */
+  readonly accounts?: boolean;
+  /**
+   * Run every request's authorizer as a fresh instance (its module loaded anew), as after a cold start
+   * or once the authorizer's 60 s cache window has passed: a revoked key is then refused at once.
+   */
+  readonly freshAuthorizer?: boolean;
 }
+
+/** The authorizer of a new Lambda instance for each call: nothing cached from earlier requests. */
+const freshAuthorizer: LambdaFunction = async (event, context) => {
+  let handler: LambdaFunction | undefined;
+  await jest.isolateModulesAsync(async () => {
+    ({ handler } = (await import('../../lambda/handlers/authorizer')) as { handler: LambdaFunction });
+  });
+  if (!handler) throw new Error('the authorizer module exports no handler');
+  return handler(event, context);
+};
 
 /** The local server (real gateway emulation, authorizer and handlers) on fresh tables. */
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -53,11 +73,22 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   Object.assign(process.env, options.functionEnvironment);
   const db = testDocumentClient(endpoint);
   const keys = new DynamoApiKeyRepository(db, tableNames.apiKeys);
-  const api = await startLocalApi({ functions: await loadFunctions() });
+  // Loaded only when asked for: the emulator's modules take a while to load.
+  const accounts = options.accounts ? await (await import('../../local/accounts')).startLocalAccounts() : undefined;
+  Object.assign(process.env, accounts?.environment);
+  const loaded = await loadFunctions();
+  const functions: GatewayFunctions = options.freshAuthorizer ? { ...loaded, authorizer: freshAuthorizer } : loaded;
+  const api = await startLocalApi({
+    functions,
+    ...(accounts ? { accountAuthorizer: accounts.accountAuthorizer, portal: accounts.portal } : {}),
+  });
 
   const issueKey = async (accountId = 'acct_test'): Promise<{ key: string; keyId: string }> => {
     const issued = issueApiKey({ accountId });
-    await keys.create(issued.record);
+    await keys.create(issued.record).catch((error: unknown) => {
+      // The key hash is 256 random bits: a failed condition is our own write, retried by the SDK after a slow answer.
+      if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
+    });
     return { key: issued.key, keyId: issued.record.keyId };
   };
   const { key } = await issueKey();
@@ -81,7 +112,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       json = undefined;
     }
     const answer = { status: response.status, headers: response.headers, text, json };
-    // Every answer of every HTTP test must be one docs/openapi.json documents, or the test fails.
+    // Every answer of every HTTP test must be one the OpenAPI documents allow, or the test fails.
     assertHonoursContract({ method, url }, answer);
     return answer;
   };
@@ -104,12 +135,14 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     tableNames,
     db,
     keys,
+    accounts,
     call,
     issueKey,
     scan,
     close: async () => {
       writeContractCoverage();
       await api.close();
+      await accounts?.stop();
       db.destroy();
     },
   };
@@ -150,6 +183,9 @@ export function useTestApi(options: TestApiOptions = {}): TestApi {
     },
     get keys() {
       return api().keys;
+    },
+    get accounts() {
+      return api().accounts;
     },
     call: (...args) => api().call(...args),
     issueKey: (...args) => api().issueKey(...args),

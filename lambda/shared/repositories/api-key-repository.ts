@@ -1,4 +1,6 @@
-import { GetCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { API_KEYS_ACCOUNT_INDEX } from '../../../lib/tables';
+import { LAST_USED_RESOLUTION_MS } from '../account-settings';
 import { putIf } from './put-if-absent';
 
 /** What the API keys table stores: never the key itself, only its SHA-256 hash. */
@@ -9,6 +11,8 @@ export interface ApiKeyRecord {
   readonly createdAt: string;
   readonly revokedAt?: string;
   readonly description?: string;
+  /** Approximate: written at most once per LAST_USED_RESOLUTION_MS (see recordUse). */
+  readonly lastUsedAt?: string;
 }
 
 export interface ApiKeyRepository {
@@ -17,7 +21,19 @@ export interface ApiKeyRepository {
   list(): Promise<ApiKeyRecord[]>;
   /** Returns the revoked record, or undefined when no key has this id. Revoking twice keeps the first time. */
   revoke(keyId: string, at: Date): Promise<ApiKeyRecord | undefined>;
+  /** One account's keys, newest first: a Query on the account index (eventually consistent, like every index read). */
+  listByAccount(accountId: string): Promise<ApiKeyRecord[]>;
+  /** Revokes a key of this account (condition: it still belongs to it); revoking twice keeps the first time. */
+  revokeOwned(record: Pick<ApiKeyRecord, 'keyHash' | 'accountId'>, at: Date): Promise<ApiKeyRecord | undefined>;
+  /**
+   * Notes that a key was just accepted, at most once per LAST_USED_RESOLUTION_MS: nothing is written
+   * when the record read says it was used recently, and a conditional write keeps concurrent callers
+   * from writing more often. Best effort: never rejects (a lost timestamp must not fail a request).
+   */
+  recordUse(record: Pick<ApiKeyRecord, 'keyHash' | 'lastUsedAt'>, at: Date): Promise<void>;
 }
+
+const isConditionFailure = (error: unknown): boolean => error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 export class DynamoApiKeyRepository implements ApiKeyRepository {
   constructor(
@@ -58,6 +74,63 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
       startKey = page.LastEvaluatedKey;
     } while (startKey);
     return records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  async listByAccount(accountId: string): Promise<ApiKeyRecord[]> {
+    const records: ApiKeyRecord[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: API_KEYS_ACCOUNT_INDEX,
+          KeyConditionExpression: 'accountId = :accountId',
+          ExpressionAttributeValues: { ':accountId': accountId },
+          ScanIndexForward: false,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      records.push(...((page.Items ?? []) as ApiKeyRecord[]));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return records;
+  }
+
+  async revokeOwned(record: Pick<ApiKeyRecord, 'keyHash' | 'accountId'>, at: Date): Promise<ApiKeyRecord | undefined> {
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { keyHash: record.keyHash },
+          UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :at)',
+          ConditionExpression: 'accountId = :accountId',
+          ExpressionAttributeValues: { ':at': at.toISOString(), ':accountId': record.accountId },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes as ApiKeyRecord;
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async recordUse(record: Pick<ApiKeyRecord, 'keyHash' | 'lastUsedAt'>, at: Date): Promise<void> {
+    const staleBefore = new Date(at.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
+    if (record.lastUsedAt !== undefined && record.lastUsedAt > staleBefore) return;
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { keyHash: record.keyHash },
+          UpdateExpression: 'SET lastUsedAt = :at',
+          ConditionExpression: 'attribute_exists(keyHash) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :staleBefore)',
+          ExpressionAttributeValues: { ':at': at.toISOString(), ':staleBefore': staleBefore },
+        }),
+      );
+    } catch {
+      // Another instance wrote it first (condition failed), or DynamoDB is out of reach: the time is approximate anyway.
+    }
   }
 
   async revoke(keyId: string, at: Date): Promise<ApiKeyRecord | undefined> {

@@ -4,7 +4,7 @@
  * answer to it.
  */
 import * as z from 'zod/mini';
-import type { ErrorCode } from '../errors';
+import type { AccountErrorCode, ErrorCode, ServiceErrorCode } from '../errors';
 import { apiDocs } from './api-docs';
 
 export interface ErrorCodeDocs {
@@ -15,7 +15,7 @@ export interface ErrorCodeDocs {
   readonly example: string;
 }
 
-/** Every code of ErrorCode must be documented here: adding a code without a line fails the type-check. */
+/** Every code of the pets and messages APIs must be documented here: adding a code without a line fails the type-check. */
 export const ERROR_CODES = {
   invalid_request: {
     status: 400,
@@ -48,7 +48,18 @@ export const ERROR_CODES = {
     when: 'The database is throttling or unreachable; retry after `Retry-After` seconds.',
     example: 'the service is temporarily unavailable; retry shortly',
   },
-} as const satisfies Record<ErrorCode, ErrorCodeDocs>;
+} as const satisfies Record<ServiceErrorCode, ErrorCodeDocs>;
+
+/** The account API's own codes, documented in its document only (the pets document stays the spec's). */
+export const ACCOUNT_ERROR_CODES = {
+  key_limit_reached: {
+    status: 409,
+    when: 'The account already has as many active keys as it may (`maxActiveKeys` of `GET /account/keys`); revoke one first.',
+    example: 'this account already has 10 active keys; revoke one before creating another',
+  },
+} as const satisfies Record<AccountErrorCode, ErrorCodeDocs>;
+
+export const ALL_ERROR_CODES: Readonly<Record<ErrorCode, ErrorCodeDocs>> = { ...ERROR_CODES, ...ACCOUNT_ERROR_CODES };
 
 const codeList = Object.entries(ERROR_CODES)
   .map(([code, docs]) => `\`${code}\` (${docs.status})`)

@@ -1,4 +1,4 @@
-import { ROUTES, type ApiName } from '../../../lib/routes';
+import { ACCOUNT_ROUTES, ALL_ROUTES, ROUTES, type ApiName } from '../../../lib/routes';
 import { STAGES } from '../../../lib/stages';
 import { apiNamed, functionNamed, referencedId, resourcesOfType, synth, type Resource } from '../support/synth';
 
@@ -29,9 +29,9 @@ function routesOf(stage: (typeof STAGES)[number], api: ApiName) {
 }
 
 describe.each(STAGES)('%s stage routes', (stage) => {
-  it.each<ApiName>(['pets', 'messages'])('the %s API serves exactly its routes of lib/routes.ts plus $default', (api) => {
+  it.each<ApiName>(['pets', 'messages', 'account'])('the %s API serves exactly its routes of lib/routes.ts plus $default', (api) => {
     const keys = routesOf(stage, api).map(({ route }) => route.Properties.RouteKey);
-    const expected = [...ROUTES.filter((route) => route.api === api).map((route) => `${route.method} ${route.path}`), '$default'];
+    const expected = [...ALL_ROUTES.filter((route) => route.api === api).map((route) => `${route.method} ${route.path}`), '$default'];
     expect(keys.sort()).toEqual(expected.sort());
   });
 
@@ -68,6 +68,36 @@ describe.each(STAGES)('%s stage routes', (stage) => {
     }
   });
 
+  it('the account API: every route, $default included, is behind the user pool JWT authorizer (issuer, the portal client as audience)', () => {
+    const { template } = synth(stage);
+    const apiId = apiNamed(template, stage, 'account');
+    const [authorizerId, authorizer] =
+      [...resourcesOfType(template, 'AWS::ApiGatewayV2::Authorizer')].find(
+        ([, candidate]) => referencedId(candidate.Properties.ApiId) === apiId,
+      ) ?? [];
+    const poolId = [...resourcesOfType(template, 'AWS::Cognito::UserPool').keys()][0] ?? '';
+    const clientId = [...resourcesOfType(template, 'AWS::Cognito::UserPoolClient').keys()][0] ?? '';
+    expect(authorizer?.Properties).toMatchObject({
+      AuthorizerType: 'JWT',
+      IdentitySource: ['$request.header.Authorization'],
+      JwtConfiguration: { Audience: [{ Ref: clientId }] },
+    });
+    const issuer = JSON.stringify((authorizer?.Properties.JwtConfiguration as { Issuer: unknown }).Issuer);
+    expect(issuer).toContain('https://cognito-idp.');
+    expect(issuer).toContain(`"Ref":"${poolId}"`);
+    const routes = routesOf(stage, 'account');
+    expect(routes).toHaveLength(ACCOUNT_ROUTES.length + 1);
+    for (const { route, functionName } of routes) {
+      expect(route.Properties.AuthorizationType).toBe('JWT');
+      expect(referencedId(route.Properties.AuthorizerId)).toBe(authorizerId);
+      expect(functionName).toBe(
+        route.Properties.RouteKey === '$default'
+          ? 'accountNotFound'
+          : ACCOUNT_ROUTES.find((candidate) => `${candidate.method} ${candidate.path}` === route.Properties.RouteKey)?.operationId,
+      );
+    }
+  });
+
   it('unknown methods and paths of either API go to the not-found function', () => {
     const { template } = synth(stage);
     const [notFoundId] = functionNamed(template, 'notFound');
@@ -100,7 +130,9 @@ describe.each(STAGES)('%s stage authorizer', (stage) => {
   it('both APIs use the caller-resolving authorizer: simple responses, payload 2.0, no identity source, caching off', () => {
     const { template } = synth(stage);
     const [authorizerFunctionId] = functionNamed(template, 'authorizer');
-    const authorizers = [...resourcesOfType(template, 'AWS::ApiGatewayV2::Authorizer').values()];
+    const authorizers = [...resourcesOfType(template, 'AWS::ApiGatewayV2::Authorizer').values()].filter(
+      (authorizer) => authorizer.Properties.AuthorizerType === 'REQUEST',
+    );
     expect(authorizers.map((authorizer) => referencedId(authorizer.Properties.ApiId)).sort()).toEqual(
       [apiNamed(template, stage, 'pets'), apiNamed(template, stage, 'messages')].sort(),
     );
@@ -141,7 +173,7 @@ describe.each(STAGES)('%s stage HTTP API stages', (stage) => {
 
   it('each API has one auto-deployed $default stage, so the base URL has no stage segment', () => {
     const stages = stagesOf();
-    expect(stages).toHaveLength(2);
+    expect(stages).toHaveLength(3);
     for (const { Properties } of stages) expect(Properties).toMatchObject({ StageName: '$default', AutoDeploy: true });
   });
 
@@ -179,19 +211,28 @@ describe.each(STAGES)('%s stage HTTP API stages', (stage) => {
     }
   });
 
-  it('CORS is off unless origins are configured', () => {
-    for (const api of resourcesOfType(synth(stage).template, 'AWS::ApiGatewayV2::Api').values()) {
-      expect(api.Properties.CorsConfiguration).toBeUndefined();
+  it("CORS allows only the developer portal's origin unless more are configured; the account API also DELETE", () => {
+    const { template } = synth(stage);
+    const [distributionId] = [...resourcesOfType(template, 'AWS::CloudFront::Distribution').keys()];
+    const portalOrigin = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] };
+    for (const [id, api] of resourcesOfType(template, 'AWS::ApiGatewayV2::Api')) {
       expect(api.Properties.ProtocolType).toBe('HTTP');
+      expect(api.Properties.CorsConfiguration).toMatchObject({
+        AllowOrigins: [portalOrigin],
+        AllowHeaders: expect.arrayContaining(['authorization', 'content-type']),
+      });
+      const methods = (api.Properties.CorsConfiguration as { AllowMethods: string[] }).AllowMethods;
+      expect(methods.includes('DELETE')).toBe(id === apiNamed(template, stage, 'account'));
     }
   });
 });
 
 it('configured CORS origins let a browser send Authorization and Idempotency-Key and read the Link, Location and Idempotent-Replayed headers', () => {
   const { template } = synth('staging', { corsOrigins: 'https://app.example.com, https://admin.example.com' });
-  for (const api of resourcesOfType(template, 'AWS::ApiGatewayV2::Api').values()) {
-    expect(api.Properties.CorsConfiguration).toMatchObject({
-      AllowOrigins: ['https://app.example.com', 'https://admin.example.com'],
+  for (const name of ['pets', 'messages'] as const) {
+    const api = resourcesOfType(template, 'AWS::ApiGatewayV2::Api').get(apiNamed(template, 'staging', name));
+    expect(api?.Properties.CorsConfiguration).toMatchObject({
+      AllowOrigins: expect.arrayContaining(['https://app.example.com', 'https://admin.example.com']),
       AllowHeaders: expect.arrayContaining(['authorization', 'content-type', 'idempotency-key']),
       ExposeHeaders: expect.arrayContaining(['link', 'location', 'idempotent-replayed']),
       AllowMethods: expect.arrayContaining(['GET', 'POST']),

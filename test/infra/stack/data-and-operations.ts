@@ -42,22 +42,35 @@ describe.each(STAGES)('%s stage tables', (stage) => {
     });
   });
 
-  it('messages are keyed by string id and API keys by the key hash, without indexes', () => {
+  it('messages are keyed by string id without indexes; API keys by the key hash, listed per account through an account/createdAt index', () => {
     expect(table('messages').Properties).toMatchObject({
       KeySchema: keySchema('id'),
       AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
     });
-    expect(table('apiKeys').Properties).toMatchObject({
-      KeySchema: keySchema('keyHash'),
-      AttributeDefinitions: [{ AttributeName: 'keyHash', AttributeType: 'S' }],
-    });
+    expect(table('apiKeys').Properties).toMatchObject({ KeySchema: keySchema('keyHash') });
+    expect(table('apiKeys').Properties.AttributeDefinitions).toEqual(
+      expect.arrayContaining([
+        { AttributeName: 'keyHash', AttributeType: 'S' },
+        { AttributeName: 'accountId', AttributeType: 'S' },
+        { AttributeName: 'createdAt', AttributeType: 'S' },
+      ]),
+    );
     expect(table('messages').Properties.GlobalSecondaryIndexes).toBeUndefined();
-    expect(table('apiKeys').Properties.GlobalSecondaryIndexes).toBeUndefined();
+    expect(table('apiKeys').Properties.GlobalSecondaryIndexes).toEqual([
+      { IndexName: 'account-created-index', KeySchema: keySchema('accountId', 'createdAt'), Projection: { ProjectionType: 'ALL' } },
+    ]);
+  });
+
+  it('accounts (the active-key cap) are keyed by account id', () => {
+    expect(table('accounts').Properties).toMatchObject({
+      KeySchema: keySchema('accountId'),
+      AttributeDefinitions: [{ AttributeName: 'accountId', AttributeType: 'S' }],
+    });
   });
 
   it('every table bills on demand and has point-in-time recovery', () => {
     const tables = [...resourcesOfType(synth(stage).template, 'AWS::DynamoDB::Table').values()];
-    expect(tables).toHaveLength(4);
+    expect(tables).toHaveLength(5);
     for (const { Properties } of tables) {
       expect(Properties).toMatchObject({
         BillingMode: 'PAY_PER_REQUEST',
@@ -110,7 +123,7 @@ describe.each(STAGES)('%s stage alarms', (stage) => {
 
   it('each API has an alarm on its 5xx rate of the $default stage', () => {
     const { template } = synth(stage);
-    for (const api of ['pets', 'messages'] as const) {
+    for (const api of ['pets', 'messages', 'account'] as const) {
       const apiId = apiNamed(template, stage, api);
       const alarm = alarms().find(({ Properties }) => {
         const metrics = JSON.stringify(Properties.Metrics ?? []);
@@ -182,16 +195,22 @@ it('-c alarmEmail subscribes that address to the alarm topic', () => {
 });
 
 describe.each(STAGES)('%s stage outputs', (stage) => {
-  it('name the base URLs (pets ending in /v1) and the three tables, under the ids the keys CLI reads', () => {
+  it('name the base URLs (pets ending in /v1), the portal, the user pool and the tables, under the ids the keys CLI reads', () => {
     const { template } = synth(stage);
     const outputs = template.findOutputs('*') as Record<string, { Value: unknown }>;
     expect(Object.keys(outputs).sort()).toEqual([
+      'AccountBaseUrl',
+      'AccountsTableName',
       'ApiKeysTableName',
       'MessagesBaseUrl',
       'MessagesTableName',
       'PetsBaseUrl',
       'PetsTableName',
+      'PortalUrl',
+      'UserPoolClientId',
+      'UserPoolId',
     ]);
+    expect(outputs.AccountBaseUrl?.Value).toEqual({ 'Fn::GetAtt': [apiNamed(template, stage, 'account'), 'ApiEndpoint'] });
     expect(outputs.PetsBaseUrl?.Value).toEqual({
       'Fn::Join': ['', [{ 'Fn::GetAtt': [apiNamed(template, stage, 'pets'), 'ApiEndpoint'] }, '/v1']],
     });

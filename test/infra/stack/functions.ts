@@ -15,7 +15,19 @@ import {
   type TableName,
 } from '../support/synth';
 
-const FUNCTIONS: readonly FunctionName[] = ['listPets', 'createPet', 'getPet', 'submitMessage', 'authorizer', 'notFound'];
+const FUNCTIONS: readonly FunctionName[] = [
+  'listPets',
+  'createPet',
+  'getPet',
+  'submitMessage',
+  'authorizer',
+  'notFound',
+  'listAccountKeys',
+  'createAccountKey',
+  'revokeAccountKey',
+  'deleteAccount',
+  'accountNotFound',
+];
 
 /** Which table names each function is told: the tables it touches, nothing else. */
 const TABLE_ENV: Record<FunctionName, Partial<Record<TableName, string>>> = {
@@ -25,6 +37,11 @@ const TABLE_ENV: Record<FunctionName, Partial<Record<TableName, string>>> = {
   submitMessage: { messages: 'MESSAGES_TABLE_NAME', idempotency: 'IDEMPOTENCY_TABLE_NAME' },
   authorizer: { apiKeys: 'API_KEYS_TABLE_NAME' },
   notFound: {},
+  listAccountKeys: { apiKeys: 'API_KEYS_TABLE_NAME' },
+  createAccountKey: { apiKeys: 'API_KEYS_TABLE_NAME', accounts: 'ACCOUNTS_TABLE_NAME' },
+  revokeAccountKey: { apiKeys: 'API_KEYS_TABLE_NAME', accounts: 'ACCOUNTS_TABLE_NAME' },
+  deleteAccount: { apiKeys: 'API_KEYS_TABLE_NAME', accounts: 'ACCOUNTS_TABLE_NAME' },
+  accountNotFound: {},
 };
 
 const LOG_SETTINGS = {
@@ -46,16 +63,20 @@ describe.each(STAGES)('%s stage functions', (stage) => {
     expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
 
-  it.each(FUNCTIONS)('%s gets only its table names and logging settings in its environment', (name) => {
+  it.each(FUNCTIONS)('%s gets only its table names, logging settings and (account API) token settings in its environment', (name) => {
     const { template } = synth(stage);
     const [, fn] = functionNamed(template, name);
     const tableNames = Object.fromEntries(
       Object.entries(TABLE_ENV[name]).map(([table, envVar]) => [envVar, { Ref: tableId(template, table as TableName) }]),
     );
+    const account = ['listAccountKeys', 'createAccountKey', 'revokeAccountKey', 'deleteAccount', 'accountNotFound'].includes(name);
     expect((fn.Properties.Environment as { Variables: unknown }).Variables).toEqual({
       ...tableNames,
       POWERTOOLS_SERVICE_NAME: 'petstore',
       POWERTOOLS_LOG_LEVEL: LOG_SETTINGS[stage].level,
+      // The account API's functions: the user pool's issuer and the portal client, checked again on every call.
+      ...(account ? { ACCOUNT_TOKEN_ISSUER: expect.anything(), ACCOUNT_TOKEN_AUDIENCE: expect.anything() } : {}),
+      ...(name === 'deleteAccount' ? { USER_POOL_ID: expect.anything() } : {}),
     });
   });
 
@@ -76,6 +97,10 @@ describe.each(STAGES)('%s stage permissions', (stage) => {
     const { template } = synth(stage);
     const pets = tableId(template, 'pets');
     const idempotency = [{ Action: ['dynamodb:GetItem', 'dynamodb:PutItem'], Resource: [tableArn(tableId(template, 'idempotency'))] }];
+    const apiKeys = tableArn(tableId(template, 'apiKeys'));
+    const accounts = tableArn(tableId(template, 'accounts'));
+    const accountIndex = { Action: ['dynamodb:Query'], Resource: [indexArn(tableId(template, 'apiKeys'), 'account-created-index')] };
+    const slots = { Action: ['dynamodb:UpdateItem', 'dynamodb:GetItem'], Resource: [accounts] };
     const statements: Record<FunctionName, { Action: string[]; Resource: unknown[] }[]> = {
       listPets: [
         { Action: ['dynamodb:Query'], Resource: [indexArn(pets, 'status-id-index')] },
@@ -88,8 +113,19 @@ describe.each(STAGES)('%s stage permissions', (stage) => {
         { Action: ['dynamodb:PutItem', 'dynamodb:GetItem'], Resource: [tableArn(tableId(template, 'messages'))] },
         ...idempotency,
       ],
-      authorizer: [{ Action: ['dynamodb:GetItem'], Resource: [tableArn(tableId(template, 'apiKeys'))] }],
+      // Key lookups, and the approximate lastUsedAt (ApiKeyRepository.recordUse).
+      authorizer: [{ Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], Resource: [apiKeys] }],
       notFound: [],
+      // The account API reads an account's keys through the account index only, never the whole table.
+      listAccountKeys: [accountIndex],
+      createAccountKey: [{ Action: ['dynamodb:PutItem'], Resource: [apiKeys] }, accountIndex, slots],
+      revokeAccountKey: [{ Action: ['dynamodb:UpdateItem'], Resource: [apiKeys] }, accountIndex, slots],
+      deleteAccount: [
+        { Action: ['dynamodb:UpdateItem'], Resource: [apiKeys] },
+        accountIndex,
+        { Action: ['dynamodb:UpdateItem'], Resource: [accounts] },
+      ],
+      accountNotFound: [],
     };
     return grants(statements[name]);
   };
@@ -107,25 +143,47 @@ describe.each(STAGES)('%s stage permissions', (stage) => {
     expect(grants(dynamoDb)).toEqual(expectedDynamoDbGrants(name));
   });
 
-  it.each(FUNCTIONS)('%s may write only to its own log group and do nothing else', (name) => {
+  it.each(FUNCTIONS)(
+    '%s may write only to its own log group and do nothing else (deleteAccount: also delete users of this pool)',
+    (name) => {
+      const { template } = synth(stage);
+      const [functionId, fn] = functionNamed(template, name);
+      const ownLogGroup = referencedId((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup) ?? '';
+      const others = statementsOf(template, functionId).filter(
+        (statement) => !statement.Action.some((action) => action.startsWith('dynamodb:')),
+      );
+      const poolId = [...resourcesOfType(template, 'AWS::Cognito::UserPool').keys()][0] ?? '';
+      expect(others).toEqual([
+        { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: [{ 'Fn::GetAtt': [ownLogGroup, 'Arn'] }] },
+        ...(name === 'deleteAccount'
+          ? [{ Effect: 'Allow', Action: ['cognito-idp:AdminDeleteUser'], Resource: [{ 'Fn::GetAtt': [poolId, 'Arn'] }] }]
+          : []),
+      ]);
+    },
+  );
+
+  it.each(FUNCTIONS)('%s is told the user pool it answers for only if it serves the account API', (name) => {
     const { template } = synth(stage);
-    const [functionId, fn] = functionNamed(template, name);
-    const ownLogGroup = referencedId((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup) ?? '';
-    const others = statementsOf(template, functionId).filter(
-      (statement) => !statement.Action.some((action) => action.startsWith('dynamodb:')),
-    );
-    expect(others).toEqual([
-      { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: [{ 'Fn::GetAtt': [ownLogGroup, 'Arn'] }] },
-    ]);
+    const [, fn] = functionNamed(template, name);
+    const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    const account = ['listAccountKeys', 'createAccountKey', 'revokeAccountKey', 'deleteAccount', 'accountNotFound'].includes(name);
+    expect('ACCOUNT_TOKEN_ISSUER' in variables).toBe(account);
+    expect('ACCOUNT_TOKEN_AUDIENCE' in variables).toBe(account);
+    expect('USER_POOL_ID' in variables).toBe(name === 'deleteAccount');
   });
 
-  it('no role has a managed policy, a wildcard action or a table-wide DynamoDB grant beyond the ones above', () => {
+  it("no role of the service's functions has a managed policy, a wildcard action or a table-wide DynamoDB grant beyond the ones above", () => {
     const { template } = synth(stage);
-    for (const role of resourcesOfType(template, 'AWS::IAM::Role').values()) {
+    const roles = new Set(FUNCTIONS.map((name) => referencedId(functionNamed(template, name)[1].Properties.Role)));
+    for (const [id, role] of resourcesOfType(template, 'AWS::IAM::Role')) {
+      if (!roles.has(id)) continue;
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
       expect(JSON.stringify(role.Properties.AssumeRolePolicyDocument)).toContain('lambda.amazonaws.com');
     }
-    const actions = [...resourcesOfType(template, 'AWS::IAM::Policy').values()].flatMap((policy) =>
+    const ours = [...resourcesOfType(template, 'AWS::IAM::Policy').values()].filter((policy) =>
+      (policy.Properties.Roles as unknown[]).some((ref) => roles.has(referencedId(ref))),
+    );
+    const actions = ours.flatMap((policy) =>
       (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement.flatMap(
         (statement) => statement.Action,
       ),

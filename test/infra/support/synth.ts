@@ -10,6 +10,7 @@ import { PetStoreStack } from '../../../lib/petstore-stack';
 import { stageConfig, type StageContext } from '../../../lib/stage-config';
 import { stackNameOf, type StageName } from '../../../lib/stages';
 import type { FunctionName } from '../../../lib/table-access';
+import type { ApiName } from '../../../lib/routes';
 import { PROJECT_ROOT } from './project-root';
 
 const CDK_JSON_CONTEXT = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
@@ -65,7 +66,7 @@ export function functionNamed(template: Template, name: FunctionName): [string, 
   return onlyResource(template, 'AWS::Lambda::Function', (fn) => String(fn.Properties.Description).startsWith(`${name}: `));
 }
 
-export function apiNamed(template: Template, stage: StageName, api: 'pets' | 'messages'): string {
+export function apiNamed(template: Template, stage: StageName, api: ApiName): string {
   return onlyResource(template, 'AWS::ApiGatewayV2::Api', (resource) => resource.Properties.Name === `${stackNameOf(stage)}-${api}`)[0];
 }
 
@@ -99,7 +100,12 @@ export function statementsOf(template: Template, functionId: string): Statement[
 export const tableArn = (tableId: string): unknown => ({ 'Fn::GetAtt': [tableId, 'Arn'] });
 export const indexArn = (tableId: string, indexName: string): unknown => ({ 'Fn::Join': ['', [tableArn(tableId), `/index/${indexName}`]] });
 
-const TABLE_OUTPUTS = { pets: 'PetsTableName', messages: 'MessagesTableName', apiKeys: 'ApiKeysTableName' } as const;
+const TABLE_OUTPUTS = {
+  pets: 'PetsTableName',
+  messages: 'MessagesTableName',
+  apiKeys: 'ApiKeysTableName',
+  accounts: 'AccountsTableName',
+} as const;
 
 export type TableName = keyof typeof TABLE_OUTPUTS | 'idempotency';
 

@@ -1,0 +1,140 @@
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  AllowedMethods,
+  Distribution,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  PriceClass,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PORTAL_CONFIG_FILE, PORTAL_DIRECTORY, type PortalConfig } from './accounts';
+import { PORTAL_EXTRA_FILES, portalSecurityPolicy } from './portal-files';
+
+export interface PetStorePortalProps {
+  /** Directory holding portal/ and the files of lib/portal-files.ts. */
+  readonly projectRoot: string;
+}
+
+/**
+ * The developer portal's site: a private S3 bucket behind CloudFront (origin access control: only
+ * this distribution may read it), with a strict Content-Security-Policy. `publish` uploads the static
+ * files and this stage's `config.json`; it is separate so the APIs can allow the site's origin (CORS)
+ * before the config, which names the APIs, is written.
+ */
+export class PetStorePortal extends Construct {
+  readonly bucket: Bucket;
+  readonly distribution: Distribution;
+  /** `https://<distribution domain>`: the portal's origin. */
+  readonly origin: string;
+
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: PetStorePortalProps,
+  ) {
+    super(scope, id);
+    // Derived content, rewritten by every deploy: nothing to keep when the stack goes.
+    this.bucket = new Bucket(this, 'Bucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+    Validations.of(this.bucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'Static files written only by the deployment and read only through CloudFront; nothing to audit per request.',
+    });
+
+    const { region, urlSuffix } = Stack.of(this);
+    const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'Developer portal: strict CSP, no framing, no referrer',
+      securityHeadersBehavior: {
+        // The page calls Cognito and this region's API Gateway APIs (their ids are not known when this policy is built).
+        contentSecurityPolicy: {
+          contentSecurityPolicy: portalSecurityPolicy([
+            `https://cognito-idp.${region}.${urlSuffix}`,
+            `https://*.execute-api.${region}.${urlSuffix}`,
+          ]),
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+      },
+    });
+
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Pet Store developer portal',
+      defaultRootObject: 'index.html',
+      priceClass: PriceClass.PRICE_CLASS_100,
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.readable),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        responseHeadersPolicy: headers,
+      },
+    });
+    Validations.of(this.distribution).acknowledge(
+      { id: 'AwsSolutions-CFR1', reason: 'A public developer portal: no geographic restriction.' },
+      { id: 'AwsSolutions-CFR2', reason: 'Static files only; the APIs behind it are throttled per stage.' },
+      { id: 'AwsSolutions-CFR3', reason: 'Static files only: no per-request log needed (the APIs keep access logs).' },
+      {
+        id: 'AwsSolutions-CFR4',
+        reason: 'The default CloudFront domain and certificate; a custom domain with TLSv1.2_2021 is a separate change.',
+      },
+    );
+    this.origin = `https://${this.distribution.distributionDomainName}`;
+  }
+
+  // aws-cdk-lib's Bucket declares `isWebsite: boolean | undefined` where IBucket has an optional
+  // property, which exactOptionalPropertyTypes tells apart (as with Table and ITable): the same object.
+  private get readable(): IBucket {
+    return this.bucket as IBucket;
+  }
+
+  /** Uploads the site and this stage's config.json, and clears CloudFront's cache of the old ones. */
+  publish(config: PortalConfig): BucketDeployment {
+    const { projectRoot } = this.props;
+    const deployment = new BucketDeployment(this, 'Deployment', {
+      destinationBucket: this.readable,
+      distribution: this.distribution,
+      distributionPaths: ['/*'],
+      memoryLimit: 512,
+      sources: [
+        Source.asset(join(projectRoot, PORTAL_DIRECTORY)),
+        ...Object.entries(PORTAL_EXTRA_FILES).map(([key, file]) => Source.data(key, readFileSync(join(projectRoot, file), 'utf8'))),
+        Source.jsonData(PORTAL_CONFIG_FILE, config),
+      ],
+    });
+    // Its Lambda is one CDK-provided function per stack (outside this construct): acknowledged on it.
+    const handler = deployment.handlerRole.node.scope;
+    if (!handler) throw new Error('BucketDeployment has no handler function');
+    const bucketResource = this.bucket.node.defaultChild;
+    if (!(bucketResource instanceof CfnBucket)) throw new Error('the portal bucket has no CfnBucket');
+    const cdkOwned = (id: string) => ({
+      id,
+      reason: "BucketDeployment's own Lambda (CDK's construct): its role, runtime and S3 wildcards.",
+    });
+    Validations.of(handler).acknowledge(
+      cdkOwned('AwsSolutions-L1'),
+      cdkOwned('AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]'),
+      ...['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*'].map((action) =>
+        cdkOwned(`AwsSolutions-IAM5[Action::${action}]`),
+      ),
+      cdkOwned('AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]'),
+      cdkOwned(`AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(bucketResource)}.Arn>/*]`),
+      cdkOwned('AwsSolutions-IAM5[Resource::*]'),
+    );
+    return deployment;
+  }
+}

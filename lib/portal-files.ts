@@ -1,0 +1,42 @@
+/**
+ * What the portal site is made of, as plain data: its own static files (portal/) plus files taken from
+ * elsewhere in the project, and the security policy its pages get. The stack uploads exactly these to
+ * the portal bucket (lib/petstore-portal.ts) and `npm start` serves exactly these under /portal
+ * (local/portal-server.ts). No aws-cdk-lib import here on purpose.
+ */
+
+/** Bucket key (and path under /portal) → file relative to the project root. No CDN: nothing is loaded from the internet. */
+export const PORTAL_EXTRA_FILES: Readonly<Record<string, string>> = {
+  // Swagger UI renders the API reference (the same pinned package as the local /docs page).
+  'vendor/swagger-ui-bundle.js': 'node_modules/swagger-ui-dist/swagger-ui-bundle.js',
+  'vendor/swagger-ui.css': 'node_modules/swagger-ui-dist/swagger-ui.css',
+  // The committed OpenAPI documents; the reference page puts this stage's base URLs into them (config.json).
+  'openapi/pets.json': 'docs/openapi.json',
+  'openapi/account.json': 'docs/account-openapi.json',
+};
+
+export const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  json: 'application/json',
+  svg: 'image/svg+xml',
+};
+
+/**
+ * The portal's Content-Security-Policy: scripts, styles and images from the site itself only; calls to
+ * the site, Cognito and the APIs (`connectSources`). Swagger UI sets inline styles, hence
+ * 'unsafe-inline' for styles (never for scripts).
+ */
+export const portalSecurityPolicy = (connectSources: readonly string[]): string =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    `connect-src 'self' ${connectSources.join(' ')}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "object-src 'none'",
+  ].join('; ');

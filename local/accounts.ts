@@ -1,0 +1,28 @@
+/**
+ * Everything the developer portal needs on this machine, started together: cognito-local (the user
+ * pool), the account API's JWT authorizer trusting it, and what the local server needs to serve
+ * /portal. `npm start` and the tests use this one function.
+ */
+import { startLocalCognito, type LocalCognito, type LocalCognitoOptions } from './cognito';
+import { jwtAuthorizer, type JwtAuthorizer } from './jwt-authorizer';
+import type { PortalIdentity } from './portal-server';
+
+export interface LocalAccounts {
+  readonly cognito: LocalCognito;
+  readonly accountAuthorizer: JwtAuthorizer;
+  readonly portal: PortalIdentity;
+  /** Set before the handlers load (as the stack sets it for the account functions). */
+  readonly environment: Readonly<Record<string, string>>;
+  stop(): Promise<void>;
+}
+
+export async function startLocalAccounts(options: LocalCognitoOptions = {}): Promise<LocalAccounts> {
+  const cognito = await startLocalCognito(options);
+  return {
+    cognito,
+    accountAuthorizer: jwtAuthorizer({ issuer: cognito.issuer, audience: [cognito.clientId], jwksUrl: cognito.jwksUrl }),
+    portal: { cognitoEndpoint: cognito.endpoint, userPoolId: cognito.userPoolId, clientId: cognito.clientId },
+    environment: cognito.environment,
+    stop: () => cognito.stop(),
+  };
+}
