@@ -1,4 +1,4 @@
-import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, ROUTES, type RouteDefinition } from './routes';
+import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, PREFLIGHT_ENTRY, ROUTES, type RouteDefinition } from './routes';
 import type { FunctionName } from './table-access';
 
 export interface DeployedFunction {
@@ -9,6 +9,8 @@ export interface DeployedFunction {
   readonly summary: string;
   /** The route it serves; the authorizer and the `$default` function serve none of their own. */
   readonly route?: RouteDefinition;
+  /** Deployed only when the stage configures CORS (`-c corsOrigins`); always loaded locally. */
+  readonly onlyWithCors?: true;
 }
 
 /**
@@ -19,4 +21,5 @@ export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
   { name: 'authorizer', entry: AUTHORIZER_ENTRY, summary: 'resolves the caller from the Bearer API key' },
   ...ROUTES.map((route) => ({ name: route.operationId, entry: route.entry, summary: `${route.method} ${route.path}`, route })),
   { name: 'notFound', entry: NOT_FOUND_ENTRY, summary: 'answers 404 for unknown routes' },
+  { name: 'preflight', entry: PREFLIGHT_ENTRY, summary: 'answers CORS preflights (OPTIONS) with 204', onlyWithCors: true },
 ];

@@ -4,6 +4,7 @@ import {
   CorsHttpMethod,
   HttpApi,
   HttpMethod,
+  HttpNoneAuthorizer,
   LogGroupLogDestination,
   type CorsPreflightOptions,
   type HttpStage,
@@ -14,7 +15,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from './cors';
-import type { RouteDefinition } from './routes';
+import { PREFLIGHT_ROUTE, type RouteDefinition } from './routes';
 import type { StageConfig } from './stage-config';
 
 /**
@@ -116,6 +117,20 @@ export class PetStoreHttpApi extends Construct {
       path: route.path,
       methods: [HttpMethod[route.method]],
       integration: new HttpLambdaIntegration(`${route.operationId}Integration`, handler),
+    });
+  }
+
+  /**
+   * CORS preflights without the authorizer: API Gateway answers a preflight itself only when no route
+   * matches, and `$default` matches everything ("Configure CORS for HTTP APIs", $default routes and
+   * authorizers). HTTP APIs have no mock integration, hence a function that answers 204.
+   */
+  addPreflightRoute(handler: IFunction): void {
+    this.api.addRoutes({
+      path: PREFLIGHT_ROUTE.path,
+      methods: [HttpMethod[PREFLIGHT_ROUTE.method]],
+      integration: new HttpLambdaIntegration('PreflightIntegration', handler),
+      authorizer: new HttpNoneAuthorizer(),
     });
   }
 }

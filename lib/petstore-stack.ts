@@ -30,7 +30,7 @@ export class PetStoreStack extends Stack {
 
     const shared: PetStoreFunctionDefaults = { projectRoot, config, tables };
     const functions = new Map<FunctionName, IFunction>(
-      DEPLOYED_FUNCTIONS.map((fn) => [
+      DEPLOYED_FUNCTIONS.filter((fn) => !fn.onlyWithCors || config.corsOrigins).map((fn) => [
         fn.name,
         new PetStoreFunction(this, constructIdOf(fn.name), {
           ...shared,
@@ -55,6 +55,7 @@ export class PetStoreStack extends Stack {
       messages: api('messages', 'Message submission (getting-started example)'),
     };
     for (const { name, route } of DEPLOYED_FUNCTIONS) if (route) apis[route.api].addRoute(route, functionNamed(name));
+    if (config.corsOrigins) for (const api of Object.values(apis)) api.addPreflightRoute(functionNamed('preflight'));
 
     new PetStoreAlarms(this, 'Alarms', { config, apis, authorizer, tables });
 

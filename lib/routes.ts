@@ -31,3 +31,10 @@ export const ROUTES: readonly RouteDefinition[] = [
 export const AUTHORIZER_ENTRY = 'lambda/handlers/authorizer.ts';
 /** Serves the `$default` route: any unknown method/path answers the spec-shaped 404. */
 export const NOT_FOUND_ENTRY = 'lambda/handlers/not-found.ts';
+/**
+ * With CORS on, browser preflights (`OPTIONS`, never with `Authorization`) take this route, which has no
+ * authorizer; `$default` would otherwise catch them. API Gateway's `{proxy+}` matches every path but `/`.
+ */
+export const PREFLIGHT_ROUTE = { method: 'OPTIONS', path: '/{proxy+}' } as const;
+/** Serves PREFLIGHT_ROUTE: 204, to which API Gateway adds the configured CORS headers. */
+export const PREFLIGHT_ENTRY = 'lambda/handlers/preflight.ts';

@@ -17,8 +17,8 @@ export interface TableAccess {
   readonly actions: readonly DynamoDbAction[];
 }
 
-/** Every deployed function: one per route operation, plus the authorizer and the `$default` route. */
-export type FunctionName = OperationId | 'authorizer' | 'notFound';
+/** Every deployed function: one per route operation, plus the authorizer, the `$default` route and CORS preflights. */
+export type FunctionName = OperationId | 'authorizer' | 'notFound' | 'preflight';
 
 /**
  * Creating operations honour `Idempotency-Key` with a record per key, written by conditional puts
@@ -44,6 +44,7 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableAccess[]>
   // Key lookups only: issuing, listing and revoking keys is the operator CLI's job, with its own credentials.
   authorizer: [{ table: 'apiKeys', actions: ['dynamodb:GetItem'] }],
   notFound: [],
+  preflight: [],
 };
 
 /** The tables whose names a function must be told, each once. */

@@ -7,6 +7,8 @@ export type LambdaFunction = (event: unknown, context: Context) => Promise<unkno
 export interface GatewayFunctions {
   readonly authorizer: LambdaFunction;
   readonly notFound: LambdaFunction;
+  /** Serves CORS preflights when the server is given origins (local/cors.ts). */
+  readonly preflight: LambdaFunction;
   readonly operations: ReadonlyMap<OperationId, LambdaFunction>;
 }
 
@@ -33,6 +35,7 @@ export async function loadFunctions(): Promise<GatewayFunctions> {
   return {
     authorizer: named('authorizer'),
     notFound: named('notFound'),
+    preflight: named('preflight'),
     operations: new Map(loaded.flatMap(({ route, handler }) => (route ? [[route.operationId, handler] as const] : []))),
   };
 }

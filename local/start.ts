@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createDocumentClient } from '../lambda/shared/dynamodb-client';
 import { DynamoApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
+import { localCorsOrigins } from './cors';
 import { ensureDevKey } from './dev-key';
 import { readLiveEndpoint, removeEndpoint, writeEndpoint } from './endpoint-file';
 import { loadFunctions } from './functions';
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   const dataDir = resolve(process.env.PETSTORE_DATA_DIR ?? '.petstore');
   const port = Number(process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a TCP port number, got ${process.env.PORT}`);
+  const corsOrigins = localCorsOrigins(process.env.PETSTORE_CORS_ORIGINS);
   mkdirSync(dataDir, { recursive: true });
   if (readLiveEndpoint(dataDir)) throw new Error(`another local server is already using ${dataDir}; stop it or set PETSTORE_DATA_DIR`);
 
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
   const api = await startLocalApi({
     functions: await loadFunctions(),
     port,
+    ...(corsOrigins ? { corsOrigins } : {}),
     onResponse: ({ method, path, status, ms }) => console.log(`${method} ${path} ${status} ${ms.toFixed(1)} ms`),
   });
   writeEndpoint(dataDir, store.endpoint);
@@ -40,6 +43,7 @@ async function main(): Promise<void> {
   console.log(`Dev API key (${devKey.source}): ${devKey.key}`);
   console.log(`Messages base URL: ${api.origin}`);
   console.log(`Pets base URL: ${api.petsBaseUrl}`);
+  if (corsOrigins) console.log(`CORS: browsers may call from ${corsOrigins.join(', ')}`);
   console.log(`Try: curl -H 'Authorization: Bearer ${devKey.key}' ${api.petsBaseUrl}/pets`);
 
   let stopping = false;

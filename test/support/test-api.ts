@@ -45,6 +45,8 @@ export interface TestApiOptions {
   readonly endpoint?: string;
   /** Extra environment for the functions, e.g. another DYNAMODB_ENDPOINT (a fault-injecting proxy). */
   readonly functionEnvironment?: Record<string, string>;
+  /** Browser origins the server allows (CORS as API Gateway does it); no CORS when absent. */
+  readonly corsOrigins?: readonly string[];
 }
 
 /** The local server (real gateway emulation, authorizer and handlers) on fresh tables. */
@@ -53,7 +55,10 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   Object.assign(process.env, options.functionEnvironment);
   const db = testDocumentClient(endpoint);
   const keys = new DynamoApiKeyRepository(db, tableNames.apiKeys);
-  const api = await startLocalApi({ functions: await loadFunctions() });
+  const api = await startLocalApi({
+    functions: await loadFunctions(),
+    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
+  });
 
   const issueKey = async (accountId = 'acct_test'): Promise<{ key: string; keyId: string }> => {
     const issued = issueApiKey({ accountId });

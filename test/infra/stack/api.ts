@@ -1,6 +1,7 @@
 import { ROUTES, type ApiName } from '../../../lib/routes';
+import type { StageContext } from '../../../lib/stage-config';
 import { STAGES } from '../../../lib/stages';
-import { apiNamed, functionNamed, referencedId, resourcesOfType, synth, type Resource } from '../support/synth';
+import { apiNamed, CORS_CONTEXT, functionNamed, referencedId, resourcesOfType, synth, type Resource } from '../support/synth';
 
 /** What each stage promises, written out here rather than read from lib/stage-config.ts. */
 const EXPECTED = {
@@ -10,8 +11,8 @@ const EXPECTED = {
 } as const;
 
 /** Route key → the function name its integration invokes, for one API of the template. */
-function routesOf(stage: (typeof STAGES)[number], api: ApiName) {
-  const { template } = synth(stage);
+function routesOf(stage: (typeof STAGES)[number], api: ApiName, context: StageContext = {}) {
+  const { template } = synth(stage, context);
   const apiId = apiNamed(template, stage, api);
   const integrations = resourcesOfType(template, 'AWS::ApiGatewayV2::Integration');
   const functions = resourcesOfType(template, 'AWS::Lambda::Function');
@@ -187,14 +188,69 @@ describe.each(STAGES)('%s stage HTTP API stages', (stage) => {
   });
 });
 
-it('configured CORS origins let a browser send Authorization and Idempotency-Key and read the Link, Location and Idempotent-Replayed headers', () => {
-  const { template } = synth('staging', { corsOrigins: 'https://app.example.com, https://admin.example.com' });
-  for (const api of resourcesOfType(template, 'AWS::ApiGatewayV2::Api').values()) {
-    expect(api.Properties.CorsConfiguration).toMatchObject({
-      AllowOrigins: ['https://app.example.com', 'https://admin.example.com'],
-      AllowHeaders: expect.arrayContaining(['authorization', 'content-type', 'idempotency-key']),
-      ExposeHeaders: expect.arrayContaining(['link', 'location', 'idempotent-replayed']),
-      AllowMethods: expect.arrayContaining(['GET', 'POST']),
-    });
-  }
+describe.each(STAGES)('%s stage with corsOrigins', (stage) => {
+  it('configured CORS origins let a browser send Authorization and Idempotency-Key and read the Link, Location and Idempotent-Replayed headers', () => {
+    const { template } = synth(stage, CORS_CONTEXT);
+    for (const api of resourcesOfType(template, 'AWS::ApiGatewayV2::Api').values()) {
+      expect(api.Properties.CorsConfiguration).toEqual({
+        AllowOrigins: ['https://app.example.com', 'https://admin.example.com'],
+        AllowHeaders: ['authorization', 'content-type', 'idempotency-key'],
+        ExposeHeaders: expect.arrayContaining(['link', 'location', 'idempotent-replayed', 'deprecation', 'sunset', 'retry-after']),
+        AllowMethods: ['GET', 'POST', 'OPTIONS'],
+        MaxAge: 3600,
+      });
+    }
+  });
+
+  it.each<ApiName>(['pets', 'messages'])(
+    'the %s API sends OPTIONS /{proxy+} to the preflight function without authorization, every other route through the authorizer',
+    (api) => {
+      const { template } = synth(stage, CORS_CONTEXT);
+      const [preflightId] = functionNamed(template, 'preflight');
+      const routes = routesOf(stage, api, CORS_CONTEXT);
+      const expected = [...ROUTES.filter((route) => route.api === api).map((route) => `${route.method} ${route.path}`), '$default'];
+      expect(routes.map(({ route }) => route.Properties.RouteKey).sort()).toEqual([...expected, 'OPTIONS /{proxy+}'].sort());
+      for (const { route, functionId, functionName } of routes) {
+        if (route.Properties.RouteKey === 'OPTIONS /{proxy+}') {
+          expect(route.Properties.AuthorizationType).toBe('NONE');
+          expect(route.Properties.AuthorizerId).toBeUndefined();
+          expect([functionId, functionName]).toEqual([preflightId, 'preflight']);
+        } else {
+          expect(route.Properties.AuthorizationType).toBe('CUSTOM');
+        }
+      }
+    },
+  );
+
+  it("a browser's preflight for every route's path takes OPTIONS /{proxy+}, not the authorized $default", () => {
+    // API Gateway's greedy `{proxy+}` matches one or more path segments: every path but `/`.
+    const greedy = /^\/.+$/;
+    for (const api of ['pets', 'messages'] as const) {
+      const keys = routesOf(stage, api, CORS_CONTEXT).map(({ route }) => String(route.Properties.RouteKey));
+      const optionsRoutes = keys.filter((key) => key.startsWith('OPTIONS '));
+      expect(optionsRoutes).toEqual(['OPTIONS /{proxy+}']);
+      for (const route of ROUTES.filter((candidate) => candidate.api === api)) expect(route.path).toMatch(greedy);
+    }
+  });
+
+  it('API Gateway may invoke the preflight function only from these two APIs', () => {
+    const { template } = synth(stage, CORS_CONTEXT);
+    const [preflightId] = functionNamed(template, 'preflight');
+    const grants = [...resourcesOfType(template, 'AWS::Lambda::Permission').values()].filter(
+      (permission) => referencedId(permission.Properties.FunctionName) === preflightId,
+    );
+    const apiIds = [apiNamed(template, stage, 'pets'), apiNamed(template, stage, 'messages')];
+    expect(grants).toHaveLength(2);
+    for (const grant of grants) {
+      expect(grant.Properties).toMatchObject({ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com' });
+      expect(apiIds.filter((id) => JSON.stringify(grant.Properties.SourceArn).includes(`"${id}"`))).toHaveLength(1);
+    }
+  });
+});
+
+it.each(STAGES)('without corsOrigins, %s deploys no preflight function and no OPTIONS route', (stage) => {
+  const { template } = synth(stage);
+  expect(() => functionNamed(template, 'preflight')).toThrow(/found 0/);
+  for (const route of resourcesOfType(template, 'AWS::ApiGatewayV2::Route').values())
+    expect(route.Properties.RouteKey).not.toMatch(/^OPTIONS/);
 });

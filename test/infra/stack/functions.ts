@@ -1,8 +1,9 @@
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { NODEJS_BUNDLING } from '../../../lib/petstore-function';
-import { STAGES } from '../../../lib/stages';
+import { STAGES, type StageName } from '../../../lib/stages';
 import type { FunctionName } from '../../../lib/table-access';
 import {
+  CORS_CONTEXT,
   functionNamed,
   grants,
   indexArn,
@@ -15,7 +16,10 @@ import {
   type TableName,
 } from '../support/synth';
 
-const FUNCTIONS: readonly FunctionName[] = ['listPets', 'createPet', 'getPet', 'submitMessage', 'authorizer', 'notFound'];
+const FUNCTIONS: readonly FunctionName[] = ['listPets', 'createPet', 'getPet', 'submitMessage', 'authorizer', 'notFound', 'preflight'];
+
+/** The preflight function exists only where a stage configures CORS; every other function everywhere. */
+const templateOf = (stage: StageName, name: FunctionName) => synth(stage, name === 'preflight' ? CORS_CONTEXT : {}).template;
 
 /** Which table names each function is told: the tables it touches, nothing else. */
 const TABLE_ENV: Record<FunctionName, Partial<Record<TableName, string>>> = {
@@ -25,6 +29,7 @@ const TABLE_ENV: Record<FunctionName, Partial<Record<TableName, string>>> = {
   submitMessage: { messages: 'MESSAGES_TABLE_NAME', idempotency: 'IDEMPOTENCY_TABLE_NAME' },
   authorizer: { apiKeys: 'API_KEYS_TABLE_NAME' },
   notFound: {},
+  preflight: {},
 };
 
 const LOG_SETTINGS = {
@@ -35,7 +40,7 @@ const LOG_SETTINGS = {
 
 describe.each(STAGES)('%s stage functions', (stage) => {
   it.each(FUNCTIONS)('%s runs nodejs24.x on arm64 with 512 MB, a 10 s timeout and no reserved concurrency', (name) => {
-    const [, fn] = functionNamed(synth(stage).template, name);
+    const [, fn] = functionNamed(templateOf(stage, name), name);
     expect(fn.Properties).toMatchObject({
       Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
@@ -47,7 +52,7 @@ describe.each(STAGES)('%s stage functions', (stage) => {
   });
 
   it.each(FUNCTIONS)('%s gets only its table names and logging settings in its environment', (name) => {
-    const { template } = synth(stage);
+    const template = templateOf(stage, name);
     const [, fn] = functionNamed(template, name);
     const tableNames = Object.fromEntries(
       Object.entries(TABLE_ENV[name]).map(([table, envVar]) => [envVar, { Ref: tableId(template, table as TableName) }]),
@@ -60,7 +65,7 @@ describe.each(STAGES)('%s stage functions', (stage) => {
   });
 
   it.each(FUNCTIONS)('%s logs JSON at the stage level into its own log group with the stage retention', (name) => {
-    const { template } = synth(stage);
+    const template = templateOf(stage, name);
     const [, fn] = functionNamed(template, name);
     const logging = fn.Properties.LoggingConfig as { LogFormat: string; ApplicationLogLevel: string; LogGroup: unknown };
     expect(logging).toMatchObject({ LogFormat: 'JSON', ApplicationLogLevel: LOG_SETTINGS[stage].level });
@@ -73,7 +78,7 @@ describe.each(STAGES)('%s stage functions', (stage) => {
 describe.each(STAGES)('%s stage permissions', (stage) => {
   /** Exactly the DynamoDB calls each function makes (lambda/shared/repositories, write-once.ts for idempotency). */
   const expectedDynamoDbGrants = (name: FunctionName): string[] => {
-    const { template } = synth(stage);
+    const template = templateOf(stage, name);
     const pets = tableId(template, 'pets');
     const idempotency = [{ Action: ['dynamodb:GetItem', 'dynamodb:PutItem'], Resource: [tableArn(tableId(template, 'idempotency'))] }];
     const statements: Record<FunctionName, { Action: string[]; Resource: unknown[] }[]> = {
@@ -90,12 +95,13 @@ describe.each(STAGES)('%s stage permissions', (stage) => {
       ],
       authorizer: [{ Action: ['dynamodb:GetItem'], Resource: [tableArn(tableId(template, 'apiKeys'))] }],
       notFound: [],
+      preflight: [],
     };
     return grants(statements[name]);
   };
 
   it.each(FUNCTIONS)('%s may call exactly its DynamoDB actions on exactly its tables or index', (name) => {
-    const { template } = synth(stage);
+    const template = templateOf(stage, name);
     const [functionId] = functionNamed(template, name);
     const dynamoDb = statementsOf(template, functionId).filter((statement) =>
       statement.Action.some((action) => action.startsWith('dynamodb:')),
@@ -108,7 +114,7 @@ describe.each(STAGES)('%s stage permissions', (stage) => {
   });
 
   it.each(FUNCTIONS)('%s may write only to its own log group and do nothing else', (name) => {
-    const { template } = synth(stage);
+    const template = templateOf(stage, name);
     const [functionId, fn] = functionNamed(template, name);
     const ownLogGroup = referencedId((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup) ?? '';
     const others = statementsOf(template, functionId).filter(

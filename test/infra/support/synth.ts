@@ -21,6 +21,9 @@ export interface Synthesized {
 
 const cache = new Map<string, Synthesized>();
 
+/** The CORS context every test file uses, so each stage is synthesized with it once. */
+export const CORS_CONTEXT = { corsOrigins: 'https://app.example.com, https://admin.example.com' } as const satisfies StageContext;
+
 /** One synthesis per stage and context per test file; templates are read-only, so sharing is safe. */
 export function synth(stage: StageName, context: StageContext = {}): Synthesized {
   const key = JSON.stringify([stage, context]);
