@@ -39,7 +39,7 @@ export interface StageConfig {
   readonly logLevel: LogLevel;
   readonly throttling: ThrottleConfig;
   readonly alarms: AlarmConfig;
-  /** Subscribed to the alarm topic when set (`-c alarmEmail=ops@example.com`). */
+  /** Subscribed to the alarm topic when set (`-c alarmEmail=ops@example.com`); prod requires it or `none`. */
   readonly alarmEmail?: string;
   /** CORS is configured only when origins are given (`-c corsOrigins=https://a.example,https://b.example`). */
   readonly corsOrigins?: readonly string[];
@@ -84,8 +84,21 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
   },
 };
 
-function parseEmail(value: unknown): string | undefined {
-  if (value === undefined || value === '') return undefined;
+/** `-c alarmEmail=none`: no subscriber, on purpose (the only way to synthesize prod without one). */
+export const NO_ALARM_EMAIL = 'none';
+
+function parseEmail(stage: StageName, value: unknown): string | undefined {
+  if (value === NO_ALARM_EMAIL) return undefined;
+  if (value === undefined || value === '') {
+    // Refused rather than warned: a warning scrolls past in a deploy's output, and prod would page nobody.
+    if (stage === 'prod') {
+      throw new Error(
+        `alarmEmail: prod needs -c alarmEmail=<address>, or every alarm fires into a topic nobody reads; ` +
+          `pass -c alarmEmail=${NO_ALARM_EMAIL} to deploy prod without a subscriber on purpose`,
+      );
+    }
+    return undefined;
+  }
   if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(value))
     throw new Error(`alarmEmail: ${JSON.stringify(value)} is not an email address`);
   return value;
@@ -98,7 +111,7 @@ export interface StageContext {
 }
 
 export function stageConfig(stage: StageName, context: StageContext = {}): StageConfig {
-  const alarmEmail = parseEmail(context.alarmEmail);
+  const alarmEmail = parseEmail(stage, context.alarmEmail);
   const corsOrigins = parseCorsOrigins(stage, context.corsOrigins);
   return {
     stage,

@@ -224,6 +224,14 @@ describe('stage selection', () => {
     expect(() => parseStage('production')).toThrow(/unknown stage "production"/);
   });
 
+  it('refuses prod without alarmEmail, saying how to opt out; the other stages need none', () => {
+    expect(() => stageConfig('prod')).toThrow(/prod needs -c alarmEmail=<address>.*-c alarmEmail=none/);
+    expect(stageConfig('prod', { alarmEmail: 'none' }).alarmEmail).toBeUndefined();
+    expect(stageConfig('prod', { alarmEmail: 'ops@example.com' }).alarmEmail).toBe('ops@example.com');
+    expect(stageConfig('staging').alarmEmail).toBeUndefined();
+    expect(stageConfig('dev', { alarmEmail: 'none' }).alarmEmail).toBeUndefined();
+  });
+
   it('rejects a CORS origin with a path and an alarm email without @', () => {
     expect(() => stageConfig('dev', { corsOrigins: 'https://app.example.com/path' })).toThrow(/not an origin/);
     expect(() => stageConfig('dev', { alarmEmail: 'ops' })).toThrow(/not an email/);
@@ -231,16 +239,17 @@ describe('stage selection', () => {
   });
 
   it.each(STAGES)('refuses corsOrigins=* in %s: every origin is named', (stage) => {
-    expect(() => stageConfig(stage, { corsOrigins: '*' })).toThrow(/`\*` is not allowed/);
-    expect(() => stageConfig(stage, { corsOrigins: 'https://a.example,*' })).toThrow(/`\*` is not allowed/);
+    expect(() => stageConfig(stage, { alarmEmail: 'none', corsOrigins: '*' })).toThrow(/`\*` is not allowed/);
+    expect(() => stageConfig(stage, { alarmEmail: 'none', corsOrigins: 'https://a.example,*' })).toThrow(/`\*` is not allowed/);
   });
 
   it('allows plain http only for localhost and only in dev', () => {
     expect(stageConfig('dev', { corsOrigins: 'http://localhost:5173' }).corsOrigins).toEqual(['http://localhost:5173']);
     expect(() => stageConfig('dev', { corsOrigins: 'http://app.example.com' })).toThrow(/plain http/);
     for (const stage of ['staging', 'prod'] as const) {
-      expect(() => stageConfig(stage, { corsOrigins: 'http://localhost:5173' })).toThrow(/plain http/);
-      expect(stageConfig(stage, { corsOrigins: 'https://app.example.com' }).corsOrigins).toEqual(['https://app.example.com']);
+      const alarmEmail = 'none';
+      expect(() => stageConfig(stage, { alarmEmail, corsOrigins: 'http://localhost:5173' })).toThrow(/plain http/);
+      expect(stageConfig(stage, { alarmEmail, corsOrigins: 'https://app.example.com' }).corsOrigins).toEqual(['https://app.example.com']);
     }
   });
 });
