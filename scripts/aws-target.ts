@@ -4,7 +4,7 @@
  * the stack's outputs read from CloudFormation there.
  */
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { loadSharedConfigFiles, type SharedConfigFiles } from '@smithy/core/config';
+import { loadSharedConfigFiles } from '@smithy/core/config';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { stackNameOf, type StageName } from '../lib/stages';
@@ -36,7 +36,7 @@ export interface AwsTarget {
   readonly profile?: string;
 }
 
-type ParsedIniData = SharedConfigFiles['configFile'];
+type ParsedIniData = Awaited<ReturnType<typeof loadSharedConfigFiles>>['configFile'];
 
 const regionOf = (files: ParsedIniData, profile: string): string | undefined => {
   const region = files[profile]?.region;
