@@ -47,6 +47,8 @@ export interface PetStoreFunctionProps extends PetStoreFunctionDefaults {
   /** Handler module relative to projectRoot (from lib/routes.ts). */
   readonly entry: string;
   readonly description: string;
+  /** Variables beyond the shared ones and the table names, e.g. the front door's (lib/front-door.ts). */
+  readonly environment?: Readonly<Record<string, string>>;
 }
 
 const resourceArn = (table: Table, access: TableAccess): string =>
@@ -90,7 +92,11 @@ export class PetStoreFunction extends Construct {
       // Platform lines (START/REPORT) as JSON too, and Lambda drops app lines below the stage's level.
       loggingFormat: LoggingFormat.JSON,
       applicationLogLevelV2: ApplicationLogLevel[config.logLevel],
-      environment: { ...tableEnvironment(tablesUsedBy(name), (key) => tables[key].tableName), ...functionEnvironment(config.logLevel) },
+      environment: {
+        ...tableEnvironment(tablesUsedBy(name), (key) => tables[key].tableName),
+        ...functionEnvironment(config.logLevel),
+        ...props.environment,
+      },
       projectRoot,
       depsLockFilePath: join(projectRoot, 'package-lock.json'),
       bundling: NODEJS_BUNDLING,

@@ -90,6 +90,8 @@ export class PetStoreHttpApi extends Construct {
       defaultAuthorizer: authorizer,
       defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', props.notFound),
       ...(config.corsOrigins ? { corsPreflight: corsPreflight(config.corsOrigins) } : {}),
+      // With custom domains (lib/petstore-domains.ts) the execute-api URL can be turned off, so nobody bypasses them.
+      ...(config.domains?.disableDefaultEndpoint ? { disableExecuteApiEndpoint: true } : {}),
       // Created below with throttling and access logs; the implicit one has neither.
       createDefaultStage: false,
     });

@@ -2,8 +2,11 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { constructIdOf } from './construct-ids';
-import { DEPLOYED_FUNCTIONS } from './deployed-functions';
+import { DEPLOYED_FUNCTIONS, type DeployedFunction } from './deployed-functions';
+import { FORWARDED_HOST_HEADER, FRONT_DOOR_SECRET_ENV, PUBLIC_HOST_HEADER_ENV } from './front-door';
 import { PetStoreAlarms } from './petstore-alarms';
+import { addEntrance } from './petstore-entrance';
+import { frontDoorOriginSecret, type FrontDoorEdge } from './petstore-front-door';
 import { PetStoreFunction, type PetStoreFunctionDefaults } from './petstore-function';
 import { PetStoreHttpApi } from './petstore-http-api';
 import { PetStoreTables } from './petstore-tables';
@@ -15,6 +18,8 @@ export interface PetStoreStackProps extends StackProps {
   readonly config: StageConfig;
   /** Directory with package-lock.json; handler entries of lib/routes.ts are relative to it. */
   readonly projectRoot: string;
+  /** The front door's us-east-1 resources when another stack holds them (lib/petstore-app.ts). */
+  readonly frontDoorEdge?: FrontDoorEdge;
 }
 
 /**
@@ -29,6 +34,17 @@ export class PetStoreStack extends Stack {
     const { tables } = new PetStoreTables(this, 'Tables', { config });
 
     const shared: PetStoreFunctionDefaults = { projectRoot, config, tables };
+    // Behind a front door the authorizer gets the origin secret, and the route functions the header
+    // that carries the host clients called (lib/front-door.ts).
+    const originSecret = config.frontDoor ? frontDoorOriginSecret(this, config) : undefined;
+    const frontDoorEnvironment = (fn: DeployedFunction): Record<string, string> =>
+      !originSecret
+        ? {}
+        : fn.name === 'authorizer'
+          ? { [FRONT_DOOR_SECRET_ENV]: originSecret.secretValue.unsafeUnwrap() }
+          : fn.route
+            ? { [PUBLIC_HOST_HEADER_ENV]: FORWARDED_HOST_HEADER }
+            : {};
     const functions = new Map<FunctionName, IFunction>(
       DEPLOYED_FUNCTIONS.filter((fn) => !fn.onlyWithCors || config.corsOrigins).map((fn) => [
         fn.name,
@@ -37,6 +53,7 @@ export class PetStoreStack extends Stack {
           name: fn.name,
           entry: fn.entry,
           description: `${fn.name}: ${fn.summary}`,
+          environment: frontDoorEnvironment(fn),
         }).function,
       ]),
     );
@@ -59,12 +76,27 @@ export class PetStoreStack extends Stack {
 
     new PetStoreAlarms(this, 'Alarms', { config, apis, authorizer, tables });
 
+    const entrance = addEntrance(this, {
+      config,
+      apis,
+      ...(originSecret ? { originSecret } : {}),
+      ...(props.frontDoorEdge ? { frontDoorEdge: props.frontDoorEdge } : {}),
+    });
+
     // Output ids are an interface: scripts/keys.ts reads ApiKeysTableName from the deployed stack.
     new CfnOutput(this, 'PetsBaseUrl', {
-      value: `${apis.pets.endpoint}${PETS_BASE_PATH}`,
+      value: `${entrance.origins.pets}${PETS_BASE_PATH}`,
       description: 'Pets API base URL (spec {base_url})',
     });
-    new CfnOutput(this, 'MessagesBaseUrl', { value: apis.messages.endpoint, description: 'Messages API base URL (POST /messages)' });
+    new CfnOutput(this, 'MessagesBaseUrl', { value: entrance.origins.messages, description: 'Messages API base URL (POST /messages)' });
+    if (entrance.dnsTargets && config.domains) {
+      for (const name of ['pets', 'messages'] as const) {
+        new CfnOutput(this, `${constructIdOf(name)}DnsTarget`, {
+          value: entrance.dnsTargets[name],
+          description: `Point ${config.domains.names[name]} here (CNAME, or a Route 53 alias)`,
+        });
+      }
+    }
     new CfnOutput(this, 'PetsTableName', { value: tables.pets.tableName });
     new CfnOutput(this, 'MessagesTableName', { value: tables.messages.tableName });
     new CfnOutput(this, 'ApiKeysTableName', { value: tables.apiKeys.tableName, description: 'Read by `npm run keys -- --stage`' });

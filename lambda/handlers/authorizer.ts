@@ -4,6 +4,7 @@ import { hashApiKey, isWellFormedApiKey, parseBearer } from '../shared/api-keys'
 import type { AuthorizerContext } from '../shared/caller';
 import { tableName } from '../shared/config';
 import { documentClient } from '../shared/dynamodb-client';
+import { cameThroughFrontDoor } from '../shared/front-door';
 import { log } from '../shared/logger';
 import { DynamoApiKeyRepository } from '../shared/repositories/api-key-repository';
 import { TtlCache } from '../shared/ttl-cache';
@@ -34,6 +35,9 @@ async function lookUp(key: string): Promise<AuthorizerContext> {
 }
 
 export async function handler(event: APIGatewayRequestAuthorizerEventV2): Promise<Result> {
+  // Front door (-c frontDoor=true, lambda/shared/front-door.ts): a request that bypassed CloudFront is
+  // anonymous whatever key it holds, and costs no key lookup.
+  if (!cameThroughFrontDoor(event.headers)) return resolved({ authenticated: false, reason: 'not_via_front_door' });
   const bearer = parseBearer(event.headers?.authorization);
   if (bearer.kind !== 'key') return resolved({ authenticated: false, reason: bearer.kind });
   // Anything not shaped like our keys cannot be one: no table read for it.

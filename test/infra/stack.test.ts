@@ -5,3 +5,4 @@
 import './stack/api';
 import './stack/functions';
 import './stack/data-and-operations';
+import './stack/edge';

@@ -95,6 +95,13 @@ describe('tables across stages', () => {
   });
 });
 
+/** Per-period counts that alarm, per stage, written out here rather than read from lib/stage-config.ts. */
+const SURGE_THRESHOLDS = {
+  dev: { unauthorized: 1500, clientErrors: 3000, throttled: 100 },
+  staging: { unauthorized: 1500, clientErrors: 3000, throttled: 10 },
+  prod: { unauthorized: 3000, clientErrors: 6000, throttled: 10 },
+} as const;
+
 describe.each(STAGES)('%s stage alarms', (stage) => {
   const alarms = () => [...resourcesOfType(synth(stage).template, 'AWS::CloudWatch::Alarm').values()];
   const topicId = () => [...resourcesOfType(synth(stage).template, 'AWS::SNS::Topic').keys()][0];
@@ -126,6 +133,60 @@ describe.each(STAGES)('%s stage alarms', (stage) => {
           .sort(),
       ).toEqual(['5xx', 'Count']);
       expect(alarm?.Properties.ComparisonOperator).toBe('GreaterThanThreshold');
+    }
+  });
+
+  it.each([
+    ['401', 'unauthorized'],
+    ['429', 'throttled'],
+  ] as const)('each API alarms on its %s answers, counted from its own access log', (status, kind) => {
+    const { template } = synth(stage);
+    const logGroupOf = new Map(
+      [...resourcesOfType(template, 'AWS::ApiGatewayV2::Stage').values()].map(({ Properties }) => [
+        referencedId(Properties.ApiId),
+        referencedId((Properties.AccessLogSettings as { DestinationArn: unknown }).DestinationArn),
+      ]),
+    );
+    const filters = [...resourcesOfType(template, 'AWS::Logs::MetricFilter').values()].filter(
+      ({ Properties }) => Properties.FilterPattern === `{ $.status = "${status}" }`,
+    );
+    expect(filters.map(({ Properties }) => referencedId(Properties.LogGroupName)).sort()).toEqual(
+      [logGroupOf.get(apiNamed(template, stage, 'pets')), logGroupOf.get(apiNamed(template, stage, 'messages'))].sort(),
+    );
+    for (const filter of filters) {
+      const [transformation] = filter.Properties.MetricTransformations as {
+        MetricName: string;
+        MetricNamespace: string;
+        MetricValue: string;
+      }[];
+      expect(transformation).toMatchObject({ MetricNamespace: `PetStore/${stage}`, MetricValue: '1' });
+      const alarm = alarms().find(
+        ({ Properties }) => Properties.MetricName === transformation?.MetricName && Properties.Namespace === `PetStore/${stage}`,
+      );
+      expect(alarm?.Properties).toMatchObject({
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: SURGE_THRESHOLDS[stage][kind],
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
+    }
+  });
+
+  it("each API alarms on a surge of 4xx answers of its $default stage (API Gateway's own metric)", () => {
+    const { template } = synth(stage);
+    for (const api of ['pets', 'messages'] as const) {
+      const apiId = apiNamed(template, stage, api);
+      const alarm = alarms().find(
+        ({ Properties }) => Properties.MetricName === '4xx' && JSON.stringify(Properties.Dimensions).includes(`"${apiId}"`),
+      );
+      expect(alarm?.Properties).toMatchObject({
+        Namespace: 'AWS/ApiGateway',
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: SURGE_THRESHOLDS[stage].clientErrors,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        Dimensions: expect.arrayContaining([{ Name: 'Stage', Value: '$default' }]),
+      });
     }
   });
 
