@@ -1,7 +1,17 @@
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { stageConfig } from '../../../lib/stage-config';
 import { parseStage, STAGES } from '../../../lib/stages';
-import { apiNamed, functionNamed, referencedId, resourcesOfType, synth, tableId, type Resource, type TableName } from '../support/synth';
+import {
+  apiNamed,
+  CORS_CONTEXT,
+  functionNamed,
+  referencedId,
+  resourcesOfType,
+  synth,
+  tableId,
+  type Resource,
+  type TableName,
+} from '../support/synth';
 
 const DATA_SAFETY = {
   dev: { deletionPolicy: 'Delete', deletionProtection: false },
@@ -265,8 +275,11 @@ describe.each(STAGES)('%s stage outputs', (stage) => {
 });
 
 describe.each(STAGES)('%s stage cdk-nag', (stage) => {
-  it('the AwsSolutions pack finds nothing, neither errors nor warnings', () => {
-    const { stack } = synth(stage);
+  it.each([
+    ['without options', {}],
+    ['with CORS', CORS_CONTEXT],
+  ] as const)('the AwsSolutions pack finds nothing %s, neither errors nor warnings', (_variant, context) => {
+    const { stack } = synth(stage, context);
     const report = new AwsSolutionsChecks().validateScope(stack);
     expect(
       report.violations.map(
