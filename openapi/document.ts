@@ -33,10 +33,12 @@ const STACK_OUTPUTS: Record<ApiName, string> = { pets: 'PetsBaseUrl', messages: 
  * Server variables are one namespace in most tools (Postman, Portman, Prism): each API's variables
  * carry its name, so the messages servers never borrow the pets API's id.
  */
-const SERVER_VARIABLES: Record<ApiName, { apiId: string; region: string; port: string }> = {
-  pets: { apiId: 'apiId', region: 'region', port: 'port' },
-  messages: { apiId: 'messagesApiId', region: 'messagesRegion', port: 'messagesPort' },
+const SERVER_VARIABLES: Record<ApiName, { apiId: string; region: string; domain: string; port: string }> = {
+  pets: { apiId: 'apiId', region: 'region', domain: 'petsDomain', port: 'port' },
+  messages: { apiId: 'messagesApiId', region: 'messagesRegion', domain: 'messagesDomain', port: 'messagesPort' },
 };
+/** Examples only: a stage's own names come from `-c petsDomain` and `-c messagesDomain` (docs/deploy.md). */
+const EXAMPLE_DOMAINS: Record<ApiName, string> = { pets: 'api.example.com', messages: 'messages.example.com' };
 
 function serversOf(api: ApiName): Server[] {
   const basePath = BASE_PATHS[api];
@@ -52,6 +54,16 @@ function serversOf(api: ApiName): Server[] {
   return [
     deployed('prod', 'Production'),
     deployed('staging', 'Staging'),
+    {
+      url: `https://{${names.domain}}${basePath}`,
+      description: `Custom domain: a stage deployed with \`-c ${names.domain}\`, or behind its front door; the \`${STACK_OUTPUTS[api]}\` output`,
+      variables: {
+        [names.domain]: {
+          default: EXAMPLE_DOMAINS[api],
+          description: `The ${api} API's custom domain, or its front door's *.cloudfront.net name (in \`${STACK_OUTPUTS[api]}\`)`,
+        },
+      },
+    },
     {
       url: `http://127.0.0.1:{${names.port}}${basePath}`,
       description: 'Local: `npm start`',
