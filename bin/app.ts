@@ -12,8 +12,10 @@ import { STAGE_CONTEXT_KEYS, stageConfig } from '../lib/stage-config';
 import { parseStage } from '../lib/stages';
 
 const app = new App();
-const stage = parseStage(app.node.tryGetContext('stage'));
-const config = stageConfig(stage, Object.fromEntries(STAGE_CONTEXT_KEYS.map((key) => [key, app.node.tryGetContext(key) as unknown])));
+const stage = configOrExit(() => parseStage(app.node.tryGetContext('stage')));
+const config = configOrExit(() =>
+  stageConfig(stage, Object.fromEntries(STAGE_CONTEXT_KEYS.map((key) => [key, app.node.tryGetContext(key) as unknown]))),
+);
 
 addPetStore(app, {
   config,
@@ -23,6 +25,16 @@ addPetStore(app, {
     ...(process.env.CDK_DEFAULT_REGION ? { region: process.env.CDK_DEFAULT_REGION } : {}),
   },
 });
+
+/** A refused context value is the operator's to fix: its message alone, not a stack trace. */
+function configOrExit<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}
 
 // Cost allocation and ownership, on every resource that supports tags.
 Tags.of(app).add('service', 'petstore');
