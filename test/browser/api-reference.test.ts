@@ -5,29 +5,18 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { OPERATIONS } from '../../openapi/operations';
 import { ROUTES } from '../../lib/routes';
-import { browserTestOf, chromiumInstalled, launchChromium, type Browser } from '../support/chromium';
-import { startTestApi, type TestApi } from '../support/test-api';
+import { browserTestOf, useBrowserAndApi } from '../support/chromium';
 
 const ARTIFACTS = resolve(__dirname, '../../test-artifacts');
 const { browserTest, skipNote } = browserTestOf('the API reference browser test');
 
-let api: TestApi;
-let chromium: Browser;
-beforeAll(async () => {
-  if (!chromiumInstalled) return;
-  api = await startTestApi();
-  chromium = await launchChromium();
-}, 60_000);
-afterAll(async () => {
-  if (!chromiumInstalled) return;
-  await chromium.close();
-  await api.close();
-});
+const session = useBrowserAndApi();
 
 browserTest(
   `GET /docs shows listPets, createPet, getPet (deprecated) and submitMessage, loading nothing from outside the local server${skipNote}`,
   async () => {
-    const page = chromium.context.pages()[0] ?? (await chromium.context.newPage());
+    const { api, browser } = session();
+    const page = browser.pages()[0] ?? (await browser.newPage());
     const requested: string[] = [];
     const problems: string[] = [];
     page.on('request', (request) => requested.push(request.url()));

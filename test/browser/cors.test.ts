@@ -5,8 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { browserTestOf, chromiumInstalled, launchChromium, type Browser } from '../support/chromium';
-import { startTestApi, type TestApi } from '../support/test-api';
+import { browserTestOf, useBrowserAndApi } from '../support/chromium';
 
 const { browserTest, skipNote } = browserTestOf('the CORS browser test');
 
@@ -20,23 +19,17 @@ async function startSite(): Promise<{ origin: string; server: Server }> {
   return { origin: `http://localhost:${(server.address() as AddressInfo).port}`, server };
 }
 
-let api: TestApi;
-let chromium: Browser;
 let allowedSite: { origin: string; server: Server };
 let otherSite: { origin: string; server: Server };
 beforeAll(async () => {
-  if (!chromiumInstalled) return;
   [allowedSite, otherSite] = await Promise.all([startSite(), startSite()]);
-  api = await startTestApi({ corsOrigins: [allowedSite.origin] });
-  chromium = await launchChromium();
-}, 60_000);
-afterAll(async () => {
-  if (!chromiumInstalled) return;
-  await chromium.close();
-  await api.close();
+});
+afterAll(() => {
   allowedSite.server.close();
   otherSite.server.close();
 });
+// The API allows the first site's origin only.
+const session = useBrowserAndApi(() => ({ corsOrigins: [allowedSite.origin] }));
 
 /** What the page's script saw of two identical creates with one Idempotency-Key, and of a listing. */
 interface PageOutcome {
@@ -48,7 +41,8 @@ interface PageOutcome {
 }
 
 async function callFromPage(siteOrigin: string): Promise<PageOutcome> {
-  const page = await chromium.context.newPage();
+  const { api, browser } = session();
+  const page = await browser.newPage();
   try {
     await page.goto(`${siteOrigin}/`);
     return await page.evaluate(
@@ -82,6 +76,7 @@ browserTest(
   `a page on a configured origin creates a pet with a key and an Idempotency-Key and reads Location and Idempotent-Replayed${skipNote}`,
   async () => {
     const outcome = await callFromPage(allowedSite.origin);
+    const { api } = session();
     expect(outcome).toEqual({
       statuses: [201, 201, 200],
       location: expect.stringMatching(new RegExp(`^${api.petsBaseUrl}/pets/\\d+$`)),
@@ -95,6 +90,7 @@ browserTest(
 browserTest(
   `a page on an origin that is not configured is refused by the browser, and nothing is stored${skipNote}`,
   async () => {
+    const { api } = session();
     const before = await api.scan('pets');
     const outcome = await callFromPage(otherSite.origin);
     expect(outcome).toEqual({ error: expect.stringMatching(/TypeError: Failed to fetch/) });

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { startTestApi, type TestApi, type TestApiOptions } from './test-api';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -48,5 +49,32 @@ export async function launchChromium(): Promise<Browser> {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
+  };
+}
+
+export interface BrowserSession {
+  readonly api: TestApi;
+  readonly browser: BrowserContext;
+}
+
+/**
+ * A test file's preamble: the local API (on fresh tables) and Chromium start before its tests, when
+ * Chromium is installed, and stop after them. `options` is read then, so it may use what earlier
+ * `beforeAll` hooks started.
+ */
+export function useBrowserAndApi(options: () => TestApiOptions = () => ({})): () => BrowserSession {
+  let started: { api: TestApi; chromium: Browser } | undefined;
+  beforeAll(async () => {
+    if (!chromiumInstalled) return;
+    const api = await startTestApi(options());
+    started = { api, chromium: await launchChromium() };
+  }, 60_000);
+  afterAll(async () => {
+    await started?.chromium.close();
+    await started?.api.close();
+  });
+  return () => {
+    if (!started) throw new Error('the browser and the API start in beforeAll: use them inside tests');
+    return { api: started.api, browser: started.chromium.context };
   };
 }
