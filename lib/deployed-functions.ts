@@ -1,4 +1,4 @@
-import { ACCOUNT_NOT_FOUND_ENTRY, ALL_ROUTES, AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, type RouteDefinition } from './routes';
+import { ACCOUNT_NOT_FOUND_ENTRY, ALL_ROUTES, AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, PREFLIGHT_ENTRY, type RouteDefinition } from './routes';
 import type { FunctionName } from './table-access';
 
 export interface DeployedFunction {
@@ -28,4 +28,7 @@ export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
   })),
   { name: 'notFound', entry: NOT_FOUND_ENTRY, summary: 'answers 404 for unknown routes' },
   { name: 'accountNotFound', entry: ACCOUNT_NOT_FOUND_ENTRY, summary: 'answers 404 for unknown account API routes', account: true },
+  // CORS is always on in a deployed stage (the developer portal's origin calls every API), and with it
+  // the OPTIONS route each API needs so that `$default` does not swallow browser preflights.
+  { name: 'preflight', entry: PREFLIGHT_ENTRY, summary: 'answers CORS preflights (OPTIONS) with 204' },
 ];

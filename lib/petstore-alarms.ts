@@ -4,6 +4,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
@@ -23,8 +24,16 @@ export interface PetStoreAlarmsProps {
 const THROTTLE_METRICS = ['ReadThrottleEvents', 'WriteThrottleEvents'] as const;
 
 /**
+ * Access-log statuses counted into metrics of their own: HTTP APIs publish 4xx as one metric, with
+ * no 401 or 429 apart. The access log writes `status` as a string (lib/petstore-http-api.ts).
+ */
+export const COUNTED_STATUSES = { unauthorized: '401', throttled: '429' } as const;
+
+/**
  * What should wake someone up, all sent to one SNS topic: an API answering 5xx, the authorizer
- * failing (every request behind it then fails), a table throttling.
+ * failing (every request behind it then fails), a table throttling; and per API, a surge of 401s or
+ * of 4xx (a flood of anonymous or bad keys: each still costs two invocations) and API Gateway
+ * throttling requests (429: callers are being turned away).
  */
 export class PetStoreAlarms extends Construct {
   readonly topic: Topic;
@@ -85,6 +94,36 @@ export class PetStoreAlarms extends Construct {
         config.alarms.serverErrorRatePercent,
         `More than ${config.alarms.serverErrorRatePercent}% of ${name} API requests answered 5xx.`,
         ComparisonOperator.GREATER_THAN_THRESHOLD,
+      );
+
+      const statusCount = (metricId: string, status: string) =>
+        new MetricFilter(this, `${constructIdOf(name)}Api${metricId}Filter`, {
+          logGroup: api.accessLogs,
+          filterPattern: FilterPattern.stringValue('$.status', '=', status),
+          metricNamespace: `PetStore/${config.stage}`,
+          metricName: `${constructIdOf(name)}Api${metricId}`,
+          metricValue: '1',
+        }).metric({ statistic: 'Sum', period });
+      alarm(
+        `${constructIdOf(name)}ApiUnauthorized`,
+        statusCount('Unauthorized', COUNTED_STATUSES.unauthorized),
+        config.alarms.unauthorizedRequests,
+        `The ${name} API answered 401 at least ${config.alarms.unauthorizedRequests} times in ${period.toHumanString()}: a flood of anonymous or invalid keys, or a client with a revoked key (access log: anonymousReason).`,
+        ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      );
+      alarm(
+        `${constructIdOf(name)}ApiClientErrors`,
+        api.stage.metricClientError({ period, statistic: 'Sum' }),
+        config.alarms.clientErrors,
+        `The ${name} API answered 4xx at least ${config.alarms.clientErrors} times in ${period.toHumanString()}.`,
+        ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      );
+      alarm(
+        `${constructIdOf(name)}ApiThrottled`,
+        statusCount('Throttled', COUNTED_STATUSES.throttled),
+        config.alarms.throttledRequests,
+        `API Gateway throttled at least ${config.alarms.throttledRequests} requests to the ${name} API in ${period.toHumanString()}: the stage's rate limit turns callers away.`,
+        ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       );
     }
 

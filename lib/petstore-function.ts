@@ -47,7 +47,7 @@ export interface PetStoreFunctionProps extends PetStoreFunctionDefaults {
   /** Handler module relative to projectRoot (from lib/routes.ts). */
   readonly entry: string;
   readonly description: string;
-  /** Settings beyond its tables and logging, e.g. the account functions' token issuer and audience. */
+  /** Variables beyond the shared ones and the table names: the account functions' token issuer and audience, the front door's (lib/front-door.ts). */
   readonly environment?: Readonly<Record<string, string>>;
   /** Permissions beyond its tables, e.g. Cognito's AdminDeleteUser on the stage's user pool (lib/accounts.ts). */
   readonly statements?: readonly PolicyStatement[];

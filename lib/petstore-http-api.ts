@@ -1,10 +1,11 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   CorsHttpMethod,
   HttpApi,
   type IHttpRouteAuthorizer,
   HttpMethod,
+  HttpNoneAuthorizer,
   LogGroupLogDestination,
   type CorsPreflightOptions,
   type HttpStage,
@@ -15,7 +16,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from './cors';
-import type { RouteDefinition } from './routes';
+import { PREFLIGHT_ROUTE, type RouteDefinition } from './routes';
 import type { StageConfig } from './stage-config';
 
 /**
@@ -104,6 +105,8 @@ export class PetStoreHttpApi extends Construct {
       defaultAuthorizer: authorizer,
       defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', props.notFound),
       ...(corsOrigins.length > 0 ? { corsPreflight: corsPreflight(corsOrigins, props.corsAllowMethods) } : {}),
+      // With custom domains (lib/petstore-domains.ts) the execute-api URL can be turned off, so nobody bypasses them.
+      ...(config.domains?.disableDefaultEndpoint ? { disableExecuteApiEndpoint: true } : {}),
       // Created below with throttling and access logs; the implicit one has neither.
       createDefaultStage: false,
     });
@@ -132,5 +135,25 @@ export class PetStoreHttpApi extends Construct {
       methods: [HttpMethod[route.method]],
       integration: new HttpLambdaIntegration(`${route.operationId}Integration`, handler),
     });
+  }
+
+  /**
+   * CORS preflights without the authorizer: API Gateway answers a preflight itself only when no route
+   * matches, and `$default` matches everything ("Configure CORS for HTTP APIs", $default routes and
+   * authorizers). HTTP APIs have no mock integration, hence a function that answers 204.
+   */
+  addPreflightRoute(handler: IFunction): void {
+    const routes = this.api.addRoutes({
+      path: PREFLIGHT_ROUTE.path,
+      methods: [HttpMethod[PREFLIGHT_ROUTE.method]],
+      integration: new HttpLambdaIntegration('PreflightIntegration', handler),
+      authorizer: new HttpNoneAuthorizer(),
+    });
+    for (const route of routes) {
+      Validations.of(route).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason: 'Browsers send CORS preflights without credentials; this route answers 204 and reaches no data.',
+      });
+    }
   }
 }

@@ -4,16 +4,19 @@ import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
+import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV, IDENTITY_ACCESS, PASSWORD_POLICY, USER_POOL_ID_ENV } from './accounts';
 import { constructIdOf } from './construct-ids';
-import { DEPLOYED_FUNCTIONS } from './deployed-functions';
+import { DEPLOYED_FUNCTIONS, type DeployedFunction } from './deployed-functions';
+import { FORWARDED_HOST_HEADER, FRONT_DOOR_SECRET_ENV, PUBLIC_HOST_HEADER_ENV } from './front-door';
 import { PetStoreAlarms } from './petstore-alarms';
+import { addEntrance } from './petstore-entrance';
+import { frontDoorOriginSecret, type FrontDoorEdge } from './petstore-front-door';
 import { PetStoreFunction, type PetStoreFunctionDefaults } from './petstore-function';
 import { PetStoreHttpApi } from './petstore-http-api';
-import { PetStoreTables } from './petstore-tables';
-import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV, IDENTITY_ACCESS, PASSWORD_POLICY, USER_POOL_ID_ENV } from './accounts';
 import { PetStoreIdentity } from './petstore-identity';
 import { PetStorePortal } from './petstore-portal';
-import { PETS_BASE_PATH, type ApiName } from './routes';
+import { PetStoreTables } from './petstore-tables';
+import { PETS_BASE_PATH, type ApiName, type PublicApiName } from './routes';
 import type { StageConfig } from './stage-config';
 import type { FunctionName } from './table-access';
 
@@ -21,12 +24,14 @@ export interface PetStoreStackProps extends StackProps {
   readonly config: StageConfig;
   /** Directory with package-lock.json; handler entries of lib/routes.ts are relative to it. */
   readonly projectRoot: string;
+  /** The front door's us-east-1 resources when another stack holds them (lib/petstore-app.ts). */
+  readonly frontDoorEdge?: FrontDoorEdge;
 }
 
 /**
  * The whole service for one stage: tables, every function of lib/deployed-functions.ts, the pets and
- * messages HTTP APIs with one route per route function, the developer portal (user pool, account API,
- * site), alarms, and the outputs the keys CLI reads.
+ * messages HTTP APIs with one route per route function and their entrance (custom domains, front
+ * door), the developer portal (user pool, account API, site), alarms, and the outputs the CLIs read.
  */
 export class PetStoreStack extends Stack {
   constructor(scope: Construct, id: string, props: PetStoreStackProps) {
@@ -38,11 +43,20 @@ export class PetStoreStack extends Stack {
     const portal = new PetStorePortal(this, 'Portal', { projectRoot });
 
     const shared: PetStoreFunctionDefaults = { projectRoot, config, tables };
+    // Behind a front door the authorizer gets the origin secret, and the route functions the header
+    // that carries the host clients called (lib/front-door.ts).
+    const originSecret = config.frontDoor ? frontDoorOriginSecret(this, config) : undefined;
+    const frontDoorEnvironment = (fn: DeployedFunction): Record<string, string> =>
+      !originSecret
+        ? {}
+        : fn.name === 'authorizer'
+          ? { [FRONT_DOOR_SECRET_ENV]: originSecret.secretValue.unsafeUnwrap() }
+          : fn.route && fn.route.api !== 'account'
+            ? { [PUBLIC_HOST_HEADER_ENV]: FORWARDED_HOST_HEADER }
+            : {};
     // The account functions check the access token's issuer and audience again (defense in depth).
-    const accountEnvironment = {
-      [ACCOUNT_TOKEN_ISSUER_ENV]: identity.issuer,
-      [ACCOUNT_TOKEN_AUDIENCE_ENV]: identity.client.userPoolClientId,
-    };
+    const accountEnvironment = (fn: DeployedFunction): Record<string, string> =>
+      fn.account ? { [ACCOUNT_TOKEN_ISSUER_ENV]: identity.issuer, [ACCOUNT_TOKEN_AUDIENCE_ENV]: identity.client.userPoolClientId } : {};
     const identityAccess = (name: FunctionName) => {
       const actions = IDENTITY_ACCESS[name];
       if (!actions) return {};
@@ -61,9 +75,7 @@ export class PetStoreStack extends Stack {
             name: fn.name,
             entry: fn.entry,
             description: `${fn.name}: ${fn.summary}`,
-            ...(fn.account || cognito.environment
-              ? { environment: { ...(fn.account ? accountEnvironment : {}), ...cognito.environment } }
-              : {}),
+            environment: { ...frontDoorEnvironment(fn), ...accountEnvironment(fn), ...cognito.environment },
             ...(cognito.statements ? { statements: cognito.statements } : {}),
           }).function,
         ];
@@ -77,9 +89,10 @@ export class PetStoreStack extends Stack {
     const authorizer = functionNamed('authorizer');
     const notFound = functionNamed('notFound');
 
-    // Developer portal hook: the portal's origin may call the pets and messages APIs from the browser ("Try it").
+    // Developer portal hook: the portal's origin may call every API from the browser ("Try it", the
+    // account page), so CORS is always on, and with it the preflight route of every API.
     const portalOrigins = [portal.origin];
-    const api = (name: 'pets' | 'messages', description: string) =>
+    const publicApi = (name: PublicApiName, description: string) =>
       new PetStoreHttpApi(this, `${constructIdOf(name)}Api`, {
         apiName: `${id}-${name}`,
         description,
@@ -88,15 +101,17 @@ export class PetStoreStack extends Stack {
         notFound,
         extraCorsOrigins: portalOrigins,
       });
+    // The account API has no custom domain and no front door: keep its execute-api URL on.
+    const { domains: _publicApisOnly, ...accountConfig } = config;
     const apis: Record<ApiName, PetStoreHttpApi> = {
-      pets: api('pets', 'Pet store API (v1)'),
-      messages: api('messages', 'Message submission (getting-started example)'),
+      pets: publicApi('pets', 'Pet store API (v1)'),
+      messages: publicApi('messages', 'Message submission (getting-started example)'),
       // Its callers are signed-in users: API Gateway checks their access token (signature, issuer, the
       // portal's app client, expiry) before any function runs. Only the portal calls it from a browser.
       account: new PetStoreHttpApi(this, 'AccountApi', {
         apiName: `${id}-account`,
         description: "Developer portal: a signed-in user's own API keys",
-        config: { ...config, corsOrigins: [] },
+        config: { ...accountConfig, corsOrigins: [] },
         authorizer: {
           jwt: new HttpUserPoolAuthorizer('AccessTokenAuthorizer', identity.userPool, { userPoolClients: [identity.client] }),
         },
@@ -106,8 +121,17 @@ export class PetStoreStack extends Stack {
       }),
     };
     for (const { name, route } of DEPLOYED_FUNCTIONS) if (route) apis[route.api].addRoute(route, functionNamed(name));
+    for (const api of Object.values(apis)) api.addPreflightRoute(functionNamed('preflight'));
 
     new PetStoreAlarms(this, 'Alarms', { config, apis, authorizer, tables });
+
+    const entrance = addEntrance(this, {
+      config,
+      apis: { pets: apis.pets, messages: apis.messages },
+      ...(originSecret ? { originSecret } : {}),
+      ...(props.frontDoorEdge ? { frontDoorEdge: props.frontDoorEdge } : {}),
+    });
+    const petsBaseUrl = `${entrance.origins.pets}${PETS_BASE_PATH}`;
 
     portal.publish({
       stage: config.stage,
@@ -117,17 +141,22 @@ export class PetStoreStack extends Stack {
       userPoolId: identity.userPool.userPoolId,
       clientId: identity.client.userPoolClientId,
       accountBaseUrl: apis.account.endpoint,
-      petsBaseUrl: `${apis.pets.endpoint}${PETS_BASE_PATH}`,
-      messagesBaseUrl: apis.messages.endpoint,
+      petsBaseUrl,
+      messagesBaseUrl: entrance.origins.messages,
       passwordPolicy: PASSWORD_POLICY,
     });
 
-    // Output ids are an interface: scripts/keys.ts reads ApiKeysTableName from the deployed stack.
-    new CfnOutput(this, 'PetsBaseUrl', {
-      value: `${apis.pets.endpoint}${PETS_BASE_PATH}`,
-      description: 'Pets API base URL (spec {base_url})',
-    });
-    new CfnOutput(this, 'MessagesBaseUrl', { value: apis.messages.endpoint, description: 'Messages API base URL (POST /messages)' });
+    // Output ids are an interface: scripts/keys.ts, scripts/outputs.ts and npm run smoke read them.
+    new CfnOutput(this, 'PetsBaseUrl', { value: petsBaseUrl, description: 'Pets API base URL (spec {base_url})' });
+    new CfnOutput(this, 'MessagesBaseUrl', { value: entrance.origins.messages, description: 'Messages API base URL (POST /messages)' });
+    if (entrance.dnsTargets && config.domains) {
+      for (const name of ['pets', 'messages'] as const) {
+        new CfnOutput(this, `${constructIdOf(name)}DnsTarget`, {
+          value: entrance.dnsTargets[name],
+          description: `Point ${config.domains.names[name]} here (CNAME, or a Route 53 alias)`,
+        });
+      }
+    }
     new CfnOutput(this, 'PetsTableName', { value: tables.pets.tableName });
     new CfnOutput(this, 'MessagesTableName', { value: tables.messages.tableName });
     new CfnOutput(this, 'ApiKeysTableName', { value: tables.apiKeys.tableName, description: 'Read by `npm run keys -- --stage`' });

@@ -2,7 +2,9 @@
  * The route table as plain data, shared by the CDK stack (API Gateway routes + one function each) and
  * the local server (request matching + handler loading). No aws-cdk-lib import here on purpose.
  */
-export type ApiName = 'pets' | 'messages' | 'account';
+/** The spec's APIs, called with API keys: the ones custom domains and the front door put an entrance before. */
+export type PublicApiName = 'pets' | 'messages';
+export type ApiName = PublicApiName | 'account';
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 /** The spec's interface: the pets and messages APIs (docs/openapi.json). */
 export type PublicOperationId = 'listPets' | 'createPet' | 'getPet' | 'submitMessage';
@@ -73,3 +75,10 @@ export const AUTHORIZER_ENTRY = 'lambda/handlers/authorizer.ts';
 export const NOT_FOUND_ENTRY = 'lambda/handlers/not-found.ts';
 /** The account API's `$default` route: the same 404, for callers with a valid access token. */
 export const ACCOUNT_NOT_FOUND_ENTRY = 'lambda/handlers/account-not-found.ts';
+/**
+ * With CORS on, browser preflights (`OPTIONS`, never with `Authorization`) take this route, which has no
+ * authorizer; `$default` would otherwise catch them. API Gateway's `{proxy+}` matches every path but `/`.
+ */
+export const PREFLIGHT_ROUTE = { method: 'OPTIONS', path: '/{proxy+}' } as const;
+/** Serves PREFLIGHT_ROUTE: 204, to which API Gateway adds the configured CORS headers. */
+export const PREFLIGHT_ENTRY = 'lambda/handlers/preflight.ts';

@@ -5,6 +5,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { parseCorsOrigins } from './cors';
+import { parseCustomDomains, parseFrontDoor, type CustomDomains, type EdgeContext, type FrontDoor } from './edge-config';
 import type { StageName } from './stages';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
@@ -23,6 +24,12 @@ export interface AlarmConfig {
   readonly authorizerErrors: number;
   /** Alarm when a table (or its indexes) throttles at least this many requests (count). */
   readonly tableThrottles: number;
+  /** Alarm when an API answers 401 at least this often in a period: a flood of anonymous or bad keys (count). */
+  readonly unauthorizedRequests: number;
+  /** Alarm when an API answers 4xx (401 and 429 included) at least this often in a period (count). */
+  readonly clientErrors: number;
+  /** Alarm when API Gateway throttles (429) at least this many of an API's requests in a period (count). */
+  readonly throttledRequests: number;
   readonly period: Duration;
   readonly evaluationPeriods: number;
   readonly datapointsToAlarm: number;
@@ -39,13 +46,20 @@ export interface StageConfig {
   readonly logLevel: LogLevel;
   readonly throttling: ThrottleConfig;
   readonly alarms: AlarmConfig;
-  /** Subscribed to the alarm topic when set (`-c alarmEmail=ops@example.com`). */
+  /** Subscribed to the alarm topic when set (`-c alarmEmail=ops@example.com`); prod requires it or `none`. */
   readonly alarmEmail?: string;
   /** CORS is configured only when origins are given (`-c corsOrigins=https://a.example,https://b.example`). */
   readonly corsOrigins?: readonly string[];
+  /** Stable addresses (`-c petsDomain=… -c messagesDomain=…`, lib/edge-config.ts); execute-api URLs without. */
+  readonly domains?: CustomDomains;
+  /** CloudFront + AWS WAF in front of both APIs (`-c frontDoor=true`); the APIs refuse requests that bypass it. */
+  readonly frontDoor?: FrontDoor;
 }
 
-type StageDefaults = Omit<StageConfig, 'stage' | 'alarmEmail' | 'corsOrigins'>;
+type StageDefaults = Omit<StageConfig, 'stage' | 'alarmEmail' | 'corsOrigins' | 'domains' | 'frontDoor'> & {
+  /** The front door's per-client-IP limit when `-c frontDoor=true` comes without `-c frontDoorRateLimit`. */
+  readonly frontDoorDefaults: FrontDoor;
+};
 
 /** Every stage alarms on a single 5-minute window; only the thresholds differ. */
 const ONE_FIVE_MINUTE_WINDOW = { period: Duration.minutes(5), evaluationPeriods: 1, datapointsToAlarm: 1 };
@@ -59,7 +73,16 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRemovalPolicy: RemovalPolicy.DESTROY,
     logLevel: 'DEBUG',
     throttling: { rateLimit: 20, burstLimit: 40 },
-    alarms: { serverErrorRatePercent: 10, authorizerErrors: 5, tableThrottles: 10, ...ONE_FIVE_MINUTE_WINDOW },
+    alarms: {
+      serverErrorRatePercent: 10,
+      authorizerErrors: 5,
+      tableThrottles: 10,
+      unauthorizedRequests: 1_500,
+      clientErrors: 3_000,
+      throttledRequests: 100,
+      ...ONE_FIVE_MINUTE_WINDOW,
+    },
+    frontDoorDefaults: { rateLimit: 300, rateWindowSeconds: 60 },
   },
   // Rehearses prod: tables are RETAINed so a mistaken `cdk destroy` loses no issued keys or data, but
   // without deletion protection so an operator can still delete them on purpose (docs/deploy.md, Tear down).
@@ -70,7 +93,16 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRemovalPolicy: RemovalPolicy.DESTROY,
     logLevel: 'INFO',
     throttling: { rateLimit: 50, burstLimit: 100 },
-    alarms: { serverErrorRatePercent: 5, authorizerErrors: 1, tableThrottles: 1, ...ONE_FIVE_MINUTE_WINDOW },
+    alarms: {
+      serverErrorRatePercent: 5,
+      authorizerErrors: 1,
+      tableThrottles: 1,
+      unauthorizedRequests: 1_500,
+      clientErrors: 3_000,
+      throttledRequests: 10,
+      ...ONE_FIVE_MINUTE_WINDOW,
+    },
+    frontDoorDefaults: { rateLimit: 600, rateWindowSeconds: 60 },
   },
   // Data outlives the stack and cannot be deleted by accident; a single bad 5-minute window pages.
   prod: {
@@ -80,30 +112,72 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRemovalPolicy: RemovalPolicy.RETAIN,
     logLevel: 'INFO',
     throttling: { rateLimit: 200, burstLimit: 400 },
-    alarms: { serverErrorRatePercent: 1, authorizerErrors: 1, tableThrottles: 1, ...ONE_FIVE_MINUTE_WINDOW },
+    // 401s: 3 000 in 5 minutes is 10 per second, far above keys mistyped by hand, well below a flood.
+    alarms: {
+      serverErrorRatePercent: 1,
+      authorizerErrors: 1,
+      tableThrottles: 1,
+      unauthorizedRequests: 3_000,
+      clientErrors: 6_000,
+      throttledRequests: 10,
+      ...ONE_FIVE_MINUTE_WINDOW,
+    },
+    frontDoorDefaults: { rateLimit: 1_200, rateWindowSeconds: 60 },
   },
 };
 
-function parseEmail(value: unknown): string | undefined {
-  if (value === undefined || value === '') return undefined;
+/** `-c alarmEmail=none`: no subscriber, on purpose (the only way to synthesize prod without one). */
+export const NO_ALARM_EMAIL = 'none';
+
+function parseEmail(stage: StageName, value: unknown): string | undefined {
+  if (value === NO_ALARM_EMAIL) return undefined;
+  if (value === undefined || value === '') {
+    // Refused rather than warned: a warning scrolls past in a deploy's output, and prod would page nobody.
+    if (stage === 'prod') {
+      throw new Error(
+        `alarmEmail: prod needs -c alarmEmail=<address>, or every alarm fires into a topic nobody reads; ` +
+          `pass -c alarmEmail=${NO_ALARM_EMAIL} to deploy prod without a subscriber on purpose`,
+      );
+    }
+    return undefined;
+  }
   if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(value))
     throw new Error(`alarmEmail: ${JSON.stringify(value)} is not an email address`);
   return value;
 }
 
 /** Optional settings read from CDK context; unknown types are rejected rather than guessed. */
-export interface StageContext {
+export interface StageContext extends EdgeContext {
   readonly alarmEmail?: unknown;
   readonly corsOrigins?: unknown;
 }
 
+/** Every context key stageConfig reads: bin/app.ts hands over exactly these. */
+export const STAGE_CONTEXT_KEYS = [
+  'alarmEmail',
+  'corsOrigins',
+  'petsDomain',
+  'messagesDomain',
+  'certificateArn',
+  'hostedZoneId',
+  'hostedZoneName',
+  'disableDefaultEndpoint',
+  'frontDoor',
+  'frontDoorRateLimit',
+] as const satisfies readonly (keyof StageContext)[];
+
 export function stageConfig(stage: StageName, context: StageContext = {}): StageConfig {
-  const alarmEmail = parseEmail(context.alarmEmail);
+  const alarmEmail = parseEmail(stage, context.alarmEmail);
   const corsOrigins = parseCorsOrigins(stage, context.corsOrigins);
+  const { frontDoorDefaults, ...defaults } = STAGE_DEFAULTS[stage];
+  const frontDoor = parseFrontDoor(context, frontDoorDefaults);
+  const domains = parseCustomDomains(context, frontDoor !== undefined);
   return {
     stage,
-    ...STAGE_DEFAULTS[stage],
+    ...defaults,
     ...(alarmEmail ? { alarmEmail } : {}),
     ...(corsOrigins ? { corsOrigins } : {}),
+    ...(domains ? { domains } : {}),
+    ...(frontDoor ? { frontDoor } : {}),
   };
 }

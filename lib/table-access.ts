@@ -17,8 +17,8 @@ export interface TableAccess {
   readonly actions: readonly DynamoDbAction[];
 }
 
-/** Every deployed function: one per route operation, plus the authorizer and the `$default` route. */
-export type FunctionName = OperationId | 'authorizer' | 'notFound' | 'accountNotFound';
+/** Every deployed function: one per route operation, plus the authorizer, the `$default` routes and CORS preflights. */
+export type FunctionName = OperationId | 'authorizer' | 'notFound' | 'accountNotFound' | 'preflight';
 
 /**
  * Creating operations honour `Idempotency-Key` with a record per key, written by conditional puts
@@ -64,6 +64,7 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableAccess[]>
     { table: 'accounts', actions: ['dynamodb:UpdateItem'] },
   ],
   accountNotFound: [],
+  preflight: [],
 };
 
 /** The tables whose names a function must be told, each once. */

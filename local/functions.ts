@@ -9,6 +9,8 @@ export interface GatewayFunctions {
   readonly notFound: LambdaFunction;
   /** The account API's `$default` route (local/account-gateway.ts). */
   readonly accountNotFound?: LambdaFunction;
+  /** Serves CORS preflights when the server is given origins (local/cors.ts). */
+  readonly preflight: LambdaFunction;
   readonly operations: ReadonlyMap<OperationId, LambdaFunction>;
 }
 
@@ -36,6 +38,7 @@ export async function loadFunctions(): Promise<GatewayFunctions> {
     authorizer: named('authorizer'),
     notFound: named('notFound'),
     accountNotFound: named('accountNotFound'),
+    preflight: named('preflight'),
     operations: new Map(loaded.flatMap(({ route, handler }) => (route ? [[route.operationId, handler] as const] : []))),
   };
 }

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { PETS_BASE_PATH } from '../lib/routes';
+import { answerPreflight, isPreflightRoute, withCors } from './cors';
 import { serveApiReference } from './docs-server';
 import type { GatewayFunctions } from './functions';
 import { ApiError } from '../lambda/shared/errors';
@@ -25,6 +26,8 @@ export interface LocalApiOptions {
   /** The account API's JWT authorizer and the portal's identity provider (cognito-local); without them account routes answer 500 and /portal 404. */
   readonly accountAuthorizer?: JwtAuthorizer;
   readonly portal?: PortalIdentity;
+  /** Origins allowed to call from a browser, as a stage's `-c corsOrigins` (local/cors.ts); no CORS when absent. */
+  readonly corsOrigins?: readonly string[];
   /** Called once per request, e.g. for an access log line. */
   readonly onResponse?: (line: { method: string; path: string; status: number; ms: number }) => void;
 }
@@ -50,12 +53,18 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       const body = await readBody(request, GATEWAY_MAX_BODY_BYTES);
       const match = matchRoute(method, path);
       const event = buildEvent(request, body === 'too_large' ? Buffer.alloc(0) : body, match, request.socket.remoteAddress ?? host);
-      const result =
+      const { corsOrigins } = options;
+      // CORS as API Gateway does it (local/cors.ts): preflights skip the authorizer, answers gain the headers.
+      const preflight = corsOrigins !== undefined && isPreflightRoute(method, path);
+      const answer =
         body === 'too_large'
           ? tooLarge()
-          : isAccountRequest(path, match.route)
-            ? await dispatchAccount(options.functions, event, match.route, options.accountAuthorizer)
-            : await dispatch(options.functions, event, match.route);
+          : preflight
+            ? await answerPreflight(options.functions.preflight, event)
+            : isAccountRequest(path, match.route)
+              ? await dispatchAccount(options.functions, event, match.route, options.accountAuthorizer)
+              : await dispatch(options.functions, event, match.route);
+      const result = corsOrigins ? withCors(answer, method, event.headers, corsOrigins) : answer;
       writeResponse(response, result, event.requestContext.requestId);
       options.onResponse?.({ method, path, status: result.statusCode, ms: performance.now() - started });
     })().catch(() => {

@@ -8,6 +8,7 @@ import { createDocumentClient } from '../lambda/shared/dynamodb-client';
 import { DynamoApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
 import { noteRunningCognito } from './account-lookup';
 import { startLocalAccounts } from './accounts';
+import { localCorsOrigins } from './cors';
 import { ensureDevKey } from './dev-key';
 import { readLiveEndpoint, removeEndpoint, writeEndpoint } from './endpoint-file';
 import { loadFunctions } from './functions';
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   const dataDir = resolve(process.env.PETSTORE_DATA_DIR ?? '.petstore');
   const port = Number(process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a TCP port number, got ${process.env.PORT}`);
+  const corsOrigins = localCorsOrigins(process.env.PETSTORE_CORS_ORIGINS);
   mkdirSync(dataDir, { recursive: true });
   if (readLiveEndpoint(dataDir)) throw new Error(`another local server is already using ${dataDir}; stop it or set PETSTORE_DATA_DIR`);
 
@@ -45,6 +47,7 @@ async function main(): Promise<void> {
     accountAuthorizer: accounts.accountAuthorizer,
     portal: accounts.portal,
     port,
+    ...(corsOrigins ? { corsOrigins } : {}),
     onResponse: ({ method, path, status, ms }) => console.log(`${method} ${path} ${status} ${ms.toFixed(1)} ms`),
   });
   writeEndpoint(dataDir, store.endpoint);
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
   console.log(`Dev API key (${devKey.source}): ${devKey.key}`);
   console.log(`Messages base URL: ${api.origin}`);
   console.log(`Pets base URL: ${api.petsBaseUrl}`);
+  if (corsOrigins) console.log(`CORS: browsers may call from ${corsOrigins.join(', ')}`);
   console.log(`Try: curl -H 'Authorization: Bearer ${devKey.key}' ${api.petsBaseUrl}/pets`);
   console.log(`Developer portal (sign up, get your own key): ${api.origin}/portal/`);
   console.log(`Account base URL: ${api.origin} (Cognito emulator at ${accounts.cognito.endpoint})`);

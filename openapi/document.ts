@@ -34,11 +34,14 @@ const STACK_OUTPUTS: Record<ApiName, string> = { pets: 'PetsBaseUrl', messages: 
  * Server variables are one namespace in most tools (Postman, Portman, Prism): each API's variables
  * carry its name, so the messages servers never borrow the pets API's id.
  */
-const SERVER_VARIABLES: Record<ApiName, { apiId: string; region: string; port: string }> = {
-  pets: { apiId: 'apiId', region: 'region', port: 'port' },
-  messages: { apiId: 'messagesApiId', region: 'messagesRegion', port: 'messagesPort' },
+/** The account API has no custom domain: its servers are the execute-api and local addresses only. */
+const SERVER_VARIABLES: Record<ApiName, { apiId: string; region: string; domain?: string; port: string }> = {
+  pets: { apiId: 'apiId', region: 'region', domain: 'petsDomain', port: 'port' },
+  messages: { apiId: 'messagesApiId', region: 'messagesRegion', domain: 'messagesDomain', port: 'messagesPort' },
   account: { apiId: 'accountApiId', region: 'accountRegion', port: 'accountPort' },
 };
+/** Examples only: a stage's own names come from `-c petsDomain` and `-c messagesDomain` (docs/deploy.md). */
+const EXAMPLE_DOMAINS: Partial<Record<ApiName, string>> = { pets: 'api.example.com', messages: 'messages.example.com' };
 
 export function serversOf(api: ApiName): Server[] {
   const basePath = BASE_PATHS[api];
@@ -51,9 +54,25 @@ export function serversOf(api: ApiName): Server[] {
       [names.region]: { default: 'us-east-1', description: 'AWS region the stack is deployed to' },
     },
   });
+  const { domain } = names;
+  const exampleDomain = EXAMPLE_DOMAINS[api];
   return [
     deployed('prod', 'Production'),
     deployed('staging', 'Staging'),
+    ...(domain && exampleDomain
+      ? [
+          {
+            url: `https://{${domain}}${basePath}`,
+            description: `Custom domain: a stage deployed with \`-c ${domain}\`, or behind its front door; the \`${STACK_OUTPUTS[api]}\` output`,
+            variables: {
+              [domain]: {
+                default: exampleDomain,
+                description: `The ${api} API's custom domain, or its front door's *.cloudfront.net name (in \`${STACK_OUTPUTS[api]}\`)`,
+              },
+            },
+          },
+        ]
+      : []),
     {
       url: `http://127.0.0.1:{${names.port}}${basePath}`,
       description: 'Local: `npm start`',

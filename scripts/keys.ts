@@ -1,9 +1,8 @@
 /**
  * Operator CLI for API keys: `npm run keys -- create|list|revoke`. Targets the local store (the one
- * `npm start` uses) by default, or a deployed stage with `--stage` (reads the stack's outputs; uses
- * the standard AWS credential chain).
+ * `npm start` uses) by default, or a deployed stage with `--stage` (reads the stack's outputs in the
+ * region `cdk deploy` used, scripts/aws-target.ts; uses the standard AWS credential chain).
  */
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +14,15 @@ import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '../lambda/shared/account-settings';
 import { accountOfEmail, localAccountOfEmail } from '../local/account-lookup';
 import { AUTH_CACHE_TTL_MS } from '../lambda/shared/auth-settings';
 import { isStageName, STAGES, stackNameOf, type StageName } from '../lib/stages';
+import {
+  clientConfigOf,
+  describeTarget,
+  resolveAwsTarget,
+  stackOutputs,
+  TARGET_ARGS,
+  TARGET_USAGE,
+  type AwsTargetOptions,
+} from './aws-target';
 import { readLiveEndpoint } from '../local/endpoint-file';
 import { LOCAL_TABLE_PREFIX, openLocalStore, storeEnvironment } from '../local/local-store';
 import { localTableNames } from '../local/tables';
@@ -31,6 +39,7 @@ Commands:
 
 Options:
   --stage <${STAGES.join('|')}>  target that stage's deployed stack instead of the local store
+${TARGET_USAGE} (with --stage)
   --data-dir <dir>            local store directory (default: PETSTORE_DATA_DIR or .petstore)
   --json                      machine-readable output
   --help`;
@@ -45,22 +54,21 @@ interface Target {
   close(): Promise<void>;
 }
 
-async function deployedTarget(stage: StageName): Promise<Target> {
+async function deployedTarget(stage: StageName, options: AwsTargetOptions): Promise<Target> {
   const stackName = stackNameOf(stage);
-  const cloudFormation = new CloudFormationClient({});
-  const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
+  const aws = await resolveAwsTarget(options);
+  // On stderr, so that `--json` output stays one JSON document.
+  console.error(describeTarget(stackName, aws));
+  const outputs = await stackOutputs(stage, aws);
   const output = (key: string): string => {
-    const value = Stacks?.[0]?.Outputs?.find((candidate) => candidate.OutputKey === key)?.OutputValue;
+    const value = outputs[key];
     if (!value) throw new Error(`stack ${stackName} has no ${key} output; deploy it first`);
     return value;
   };
   const tableName = output('ApiKeysTableName');
-  // Same region as the stack lookup (profile or AWS_REGION), so the table is found where the stack is.
-  const region = await cloudFormation.config.region();
-  const db = createDocumentClient(undefined, region);
-  cloudFormation.destroy();
+  const db = createDocumentClient(undefined, aws.region);
   const keys = new DynamoApiKeyRepository(db, tableName);
-  const cognito = new CognitoIdentityProviderClient({ region });
+  const cognito = new CognitoIdentityProviderClient(clientConfigOf(aws));
   return {
     keys,
     accountKeys: new DynamoAccountKeys(db, keys, output('AccountsTableName')),
@@ -108,6 +116,7 @@ async function run(argv: string[]): Promise<number> {
       email: { type: 'string' },
       description: { type: 'string' },
       stage: { type: 'string' },
+      ...TARGET_ARGS,
       'data-dir': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -134,8 +143,14 @@ async function run(argv: string[]): Promise<number> {
     console.error(`--stage must be one of ${STAGES.join(', ')}`);
     return 2;
   }
+  if ((values.region !== undefined || values.profile !== undefined) && values.stage === undefined) {
+    console.error('--region and --profile need --stage (they pick the deployed stack)');
+    return 2;
+  }
+  // The SDK's credential chain reads the profile from the environment, like the AWS and CDK CLIs.
+  if (values.profile) process.env.AWS_PROFILE = values.profile;
   const target = values.stage
-    ? await deployedTarget(values.stage)
+    ? await deployedTarget(values.stage, { region: values.region, profile: values.profile })
     : await localTarget(resolve(values['data-dir'] ?? process.env.PETSTORE_DATA_DIR ?? '.petstore'));
   try {
     const print = (json: unknown, text: string): void => console.log(values.json ? JSON.stringify(json) : text);

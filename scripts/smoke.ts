@@ -2,7 +2,7 @@
  * `npm run smoke`: the black-box checks of scripts/smoke/checks.ts against a running stage, one line
  * per check and a summary; exits 1 when any check fails.
  *
- *   npm run smoke -- --stage staging [--region eu-west-1] [--origin https://app.example.com]
+ *   npm run smoke -- --stage staging [--region eu-west-1] [--profile ops] [--origin https://app.example.com]
  *       finds the base URLs in the stack's outputs, issues a temporary key into its API-keys table
  *       (your AWS credentials), revokes it at the end and, after the authorizer's cache window,
  *       checks it is refused (--no-revocation-wait skips that wait). prod needs --read-only.
@@ -12,7 +12,6 @@
  *       a local server of its own, on a temporary data directory (what CI runs).
  * --read-only creates nothing: the checks that store pets or messages are skipped (and say so).
  */
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +24,7 @@ import { isStageName, STAGES, stackNameOf } from '../lib/stages';
 import { loadFunctions } from '../local/functions';
 import { openLocalStore } from '../local/local-store';
 import { startLocalApi } from '../local/server';
+import { describeTarget, resolveAwsTarget, stackOutputs, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
 import { checkRevokedKeyRefused, runSmokeChecks, type CheckResult, type SmokeTarget } from './smoke/checks';
 
 const SMOKE_ACCOUNT_ID = 'acct_smoke';
@@ -33,6 +33,8 @@ const REVOCATION_WAIT_MS = AUTH_CACHE_TTL_MS + 5_000;
 
 interface Session {
   readonly target: Omit<SmokeTarget, 'readOnly' | 'corsOrigin'>;
+  /** An origin the stage allows CORS from, checked unless --origin names another. */
+  readonly corsOrigin?: string;
   readonly where: string;
   /** Revokes the run's temporary key; undefined when the key is not ours to revoke. */
   readonly revoke?: () => Promise<void>;
@@ -51,23 +53,24 @@ async function temporaryKey(keys: ApiKeyRepository): Promise<{ key: string; revo
   };
 }
 
-async function stageSession(stage: string, region: string | undefined): Promise<Session> {
+async function stageSession(stage: string, options: AwsTargetOptions): Promise<Session> {
   if (!isStageName(stage)) throw new Error(`--stage must be one of ${STAGES.join(', ')}`);
   const stackName = stackNameOf(stage);
-  const cloudFormation = new CloudFormationClient(region ? { region } : {});
-  const usedRegion = await cloudFormation.config.region();
-  const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
-  cloudFormation.destroy();
+  // The region cdk deploy used, found the way the CDK CLI finds it (scripts/aws-target.ts).
+  const aws = await resolveAwsTarget(options);
+  const outputs = await stackOutputs(stage, aws);
   const output = (key: string): string => {
-    const value = Stacks?.[0]?.Outputs?.find((candidate) => candidate.OutputKey === key)?.OutputValue;
-    if (!value) throw new Error(`stack ${stackName} in ${usedRegion} has no ${key} output; deploy it first`);
+    const value = outputs[key];
+    if (!value) throw new Error(`stack ${stackName} in ${aws.region} has no ${key} output; deploy it first`);
     return value;
   };
-  const db = createDocumentClient(undefined, usedRegion);
+  const db = createDocumentClient(undefined, aws.region);
   const { key, revoke } = await temporaryKey(new DynamoApiKeyRepository(db, output('ApiKeysTableName')));
   return {
     target: { petsBaseUrl: output('PetsBaseUrl'), messagesBaseUrl: output('MessagesBaseUrl'), key },
-    where: `${stackName} in ${usedRegion}`,
+    // Every deployed stage allows its developer portal's origin (docs/portal.md).
+    corsOrigin: new URL(output('PortalUrl')).origin,
+    where: describeTarget(stackName, aws),
     revoke,
     close: () => {
       db.destroy();
@@ -81,11 +84,13 @@ async function localSession(): Promise<Session> {
   const store = await openLocalStore({ dataDir });
   Object.assign(process.env, store.environment, { POWERTOOLS_LOG_LEVEL: 'ERROR' });
   const db = createDocumentClient(store.endpoint);
-  const api = await startLocalApi({ functions: await loadFunctions() });
+  const corsOrigin = 'http://localhost:5173';
+  const api = await startLocalApi({ functions: await loadFunctions(), corsOrigins: [corsOrigin] });
   const { key, revoke } = await temporaryKey(new DynamoApiKeyRepository(db, store.tableNames.apiKeys));
   return {
     target: { petsBaseUrl: api.petsBaseUrl, messagesBaseUrl: api.origin, key },
-    where: `a local server at ${api.origin} (${store.engine})`,
+    corsOrigin,
+    where: `a local server at ${api.origin} (${store.engine}, CORS for ${corsOrigin})`,
     revoke,
     close: async () => {
       await api.close();
@@ -104,7 +109,7 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     options: {
       stage: { type: 'string' },
-      region: { type: 'string' },
+      ...TARGET_ARGS,
       local: { type: 'boolean', default: false },
       'pets-base-url': { type: 'string' },
       'messages-base-url': { type: 'string' },
@@ -124,7 +129,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   let session: Session;
-  if (values.stage !== undefined) session = await stageSession(values.stage, values.region);
+  if (values.profile) process.env.AWS_PROFILE = values.profile;
+  if (values.stage !== undefined) session = await stageSession(values.stage, { region: values.region, profile: values.profile });
   else if (values.local) session = await localSession();
   else {
     const { 'pets-base-url': petsBaseUrl, 'messages-base-url': messagesBaseUrl, key } = values;
@@ -138,11 +144,8 @@ async function main(argv: string[]): Promise<number> {
   const results: CheckResult[] = [];
   try {
     console.log(`Smoke checks against ${session.where}${values['read-only'] ? ' (read-only)' : ''}`);
-    const target: SmokeTarget = {
-      ...session.target,
-      readOnly: values['read-only'],
-      ...(values.origin ? { corsOrigin: values.origin } : {}),
-    };
+    const corsOrigin = values.origin ?? session.corsOrigin;
+    const target: SmokeTarget = { ...session.target, readOnly: values['read-only'], ...(corsOrigin ? { corsOrigin } : {}) };
     const run = await runSmokeChecks(target, (result) => console.log(line(result)));
     results.push(...run.results);
     const revocation: CheckResult = session.revoke

@@ -5,6 +5,7 @@ import type { AuthorizerContext } from '../shared/caller';
 import { tableName } from '../shared/config';
 import { documentClient } from '../shared/dynamodb-client';
 import { KeyResolver } from '../shared/key-resolver';
+import { cameThroughFrontDoor } from '../shared/front-door';
 import { log } from '../shared/logger';
 import { DynamoApiKeyRepository, type ApiKeyRecord } from '../shared/repositories/api-key-repository';
 
@@ -31,6 +32,9 @@ type Result = APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>;
 const resolved = (context: AuthorizerContext): Result => ({ isAuthorized: true, context });
 
 export async function handler(event: APIGatewayRequestAuthorizerEventV2): Promise<Result> {
+  // Front door (-c frontDoor=true, lambda/shared/front-door.ts): a request that bypassed CloudFront is
+  // anonymous whatever key it holds, and costs no key lookup.
+  if (!cameThroughFrontDoor(event.headers)) return resolved({ authenticated: false, reason: 'not_via_front_door' });
   const bearer = parseBearer(event.headers?.authorization);
   if (bearer.kind !== 'key') return resolved({ authenticated: false, reason: bearer.kind });
   try {

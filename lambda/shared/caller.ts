@@ -3,7 +3,7 @@
  * Gateway hands to the route's function as `requestContext.authorizer.lambda`. The authorizer never
  * denies (README, Design in brief); it says who the caller is, or why the caller is anonymous.
  */
-export type AnonymousReason = 'missing' | 'malformed' | 'unknown_key' | 'revoked' | 'unavailable';
+export type AnonymousReason = 'missing' | 'malformed' | 'unknown_key' | 'revoked' | 'unavailable' | 'not_via_front_door';
 
 export type AuthorizerContext =
   | { readonly authenticated: true; readonly accountId: string; readonly keyId: string }

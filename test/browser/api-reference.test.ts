@@ -1,61 +1,21 @@
 /**
- * GET /docs in a real browser: Debian's Chromium (never a browser download), headless, driven by
- * playwright-core. Where /usr/bin/chromium is missing the test is skipped and says so; .ci/run
- * installs Chromium, so there it always runs. Screenshots land in test-artifacts/.
+ * GET /docs in a real browser (test/support/chromium.ts). Screenshots land in test-artifacts/.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
 import { OPERATIONS } from '../../openapi/operations';
 import { ROUTES } from '../../lib/routes';
-import { startTestApi, type TestApi } from '../support/test-api';
+import { browserTestOf, useBrowserAndApi } from '../support/chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = resolve(__dirname, '../../test-artifacts');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const { browserTest, skipNote } = browserTestOf('the API reference browser test');
 
-const chromiumInstalled = existsSync(CHROMIUM);
-if (!chromiumInstalled) {
-  console.warn(`SKIPPED: the API reference browser test needs Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does it).`);
-}
-const browserTest = chromiumInstalled ? test : test.skip;
-const skipNote = chromiumInstalled ? '' : ` [SKIPPED: no Chromium at ${CHROMIUM}]`;
-
-let api: TestApi;
-let profile: string;
-let browser: BrowserContext;
-beforeAll(async () => {
-  if (!chromiumInstalled) return;
-  api = await startTestApi();
-  profile = mkdtempSync(join(tmpdir(), 'petstore-chromium-'));
-  // A persistent context on a fresh directory: the browser starts with a clean --user-data-dir.
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 900 },
-  });
-}, 60_000);
-afterAll(async () => {
-  if (!chromiumInstalled) return;
-  await browser.close();
-  rmSync(profile, { recursive: true, force: true });
-  await api.close();
-});
+const session = useBrowserAndApi();
 
 browserTest(
   `GET /docs shows listPets, createPet, getPet (deprecated) and submitMessage, loading nothing from outside the local server${skipNote}`,
   async () => {
+    const { api, browser } = session();
     const page = browser.pages()[0] ?? (await browser.newPage());
     const requested: string[] = [];
     const problems: string[] = [];

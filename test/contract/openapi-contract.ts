@@ -34,6 +34,10 @@ const TRANSPORT_HEADERS = new Set([
   'keep-alive',
   'transfer-encoding',
   'apigw-requestid',
+  // Added by API Gateway to answers for a configured browser origin (lib/cors.ts, local/cors.ts).
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'vary',
 ]);
 
 /**

@@ -40,10 +40,11 @@ describe('the document', () => {
     expect(document.info.version).toBe('1.0.0');
   });
 
-  test('lists production and staging base addresses ending with /v1, and the local one', () => {
+  test('lists production and staging base addresses ending with /v1, a custom domain one, and the local one', () => {
     expect(document.servers.map((server) => [server.description.split(':')[0], server.url])).toEqual([
       ['Production', 'https://{apiId}.execute-api.{region}.amazonaws.com/v1'],
       ['Staging', 'https://{apiId}.execute-api.{region}.amazonaws.com/v1'],
+      ['Custom domain', 'https://{petsDomain}/v1'],
       ['Local', 'http://127.0.0.1:{port}/v1'],
     ]);
   });
@@ -65,6 +66,7 @@ describe('the document', () => {
     expect(servers.map((server) => server.url)).toEqual([
       'https://{messagesApiId}.execute-api.{messagesRegion}.amazonaws.com',
       'https://{messagesApiId}.execute-api.{messagesRegion}.amazonaws.com',
+      'https://{messagesDomain}',
       'http://127.0.0.1:{messagesPort}',
     ]);
     // Tools keep one namespace of server variables: the messages API must never reuse the pets API's.

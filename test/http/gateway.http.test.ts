@@ -26,6 +26,7 @@ beforeAll(async () => {
       return authorizerAnswer instanceof Error ? Promise.reject(authorizerAnswer) : Promise.resolve(authorizerAnswer);
     },
     notFound: recordingHandler,
+    preflight: recordingHandler,
     operations: new Map([
       ['listPets', recordingHandler],
       ['createPet', recordingHandler],

@@ -15,7 +15,7 @@ import { DEPLOYED_FUNCTIONS } from '../../lib/deployed-functions';
 import { tablesUsedBy } from '../../lib/table-access';
 import { TABLES, tableEnvironment } from '../../lib/tables';
 import { functionEnvironment } from '../../lib/function-settings';
-import { ACCOUNT_NOT_FOUND_ENTRY, AUTHORIZER_ENTRY, NOT_FOUND_ENTRY } from '../../lib/routes';
+import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, PREFLIGHT_ENTRY } from '../../lib/routes';
 import { storeEnvironment } from '../../local/local-store';
 import { freshTables } from '../support/local-dynamodb';
 import { ERROR_LINE } from './fixtures/logs-an-error';
@@ -119,8 +119,12 @@ it('bundling every function emits no esbuild warning (a missing export of a shim
 });
 
 it("every alias of lib/bundling.ts still matches the SDK's imports: the stand-ins are bundled and the modules they replace are not", () => {
-  // The not-found functions have no DynamoDB client.
-  for (const entry of ENTRIES.filter((candidate) => candidate !== NOT_FOUND_ENTRY && candidate !== ACCOUNT_NOT_FOUND_ENTRY)) {
+  // Only functions that use a table hold a DynamoDB client (not-found and preflight use none).
+  const withTables = ENTRIES.filter((entry) => {
+    const name = FUNCTIONS.get(entry);
+    return name !== undefined && tablesUsedBy(name).length > 0;
+  });
+  for (const entry of withTables) {
     const bundled = inputs.get(entry) ?? [];
     // Every function with a DynamoDB client pulls both in; an SDK upgrade that renames the import escapes the alias.
     expect([
@@ -155,6 +159,11 @@ it("the bundled not-found function answers an anonymous caller with the spec's 4
   const response = result as { statusCode: number; body: string };
   expect(response.statusCode).toBe(401);
   expect(JSON.parse(response.body)).toMatchObject({ code: 'unauthorized', status: 401 });
+}, 30_000);
+
+it('the bundled preflight function answers 204 with no body and no headers of its own (API Gateway adds the CORS ones)', async () => {
+  const { result } = await runBundle(PREFLIGHT_ENTRY, { rawPath: '/v1/pets', headers: { origin: 'https://app.example.com' } });
+  expect(result).toEqual({ statusCode: 204 });
 }, 30_000);
 
 it("a bundled function logs an error's stack with TypeScript source positions, read from the shipped source map", async () => {

@@ -6,3 +6,4 @@ import './stack/api';
 import './stack/functions';
 import './stack/data-and-operations';
 import './stack/portal';
+import './stack/edge';

@@ -55,6 +55,8 @@ export interface TestApiOptions {
    * or once the authorizer's 60 s cache window has passed: a revoked key is then refused at once.
    */
   readonly freshAuthorizer?: boolean;
+  /** Browser origins the server allows (CORS as API Gateway does it); no CORS when absent. */
+  readonly corsOrigins?: readonly string[];
 }
 
 /** The authorizer of a new Lambda instance for each call: nothing cached from earlier requests. */
@@ -81,6 +83,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const api = await startLocalApi({
     functions,
     ...(accounts ? { accountAuthorizer: accounts.accountAuthorizer, portal: accounts.portal } : {}),
+    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
   });
 
   const issueKey = async (accountId = 'acct_test'): Promise<{ key: string; keyId: string }> => {

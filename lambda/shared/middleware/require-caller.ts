@@ -8,6 +8,8 @@ const UNAUTHORIZED_MESSAGES: Record<Exclude<AnonymousReason, 'unavailable'>, str
   malformed: 'the Authorization header must have the form `Bearer <API_KEY>`',
   unknown_key: 'the API key is not valid',
   revoked: 'the API key has been revoked',
+  // The stage's front door (CloudFront) is the only way in; 401 because every operation documents it.
+  not_via_front_door: "this address does not serve the API: call it at the stage's base URL",
 };
 
 /**

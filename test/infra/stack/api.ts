@@ -1,6 +1,9 @@
-import { ACCOUNT_ROUTES, ALL_ROUTES, ROUTES, type ApiName } from '../../../lib/routes';
+import { ACCOUNT_ROUTES, ALL_ROUTES, PREFLIGHT_ROUTE, ROUTES, type ApiName } from '../../../lib/routes';
+import type { StageContext } from '../../../lib/stage-config';
 import { STAGES } from '../../../lib/stages';
-import { apiNamed, functionNamed, referencedId, resourcesOfType, synth, type Resource } from '../support/synth';
+import { apiNamed, CORS_CONTEXT, functionNamed, referencedId, resourcesOfType, synth, type Resource } from '../support/synth';
+
+const PREFLIGHT_KEY = `${PREFLIGHT_ROUTE.method} ${PREFLIGHT_ROUTE.path}`;
 
 /** What each stage promises, written out here rather than read from lib/stage-config.ts. */
 const EXPECTED = {
@@ -10,8 +13,8 @@ const EXPECTED = {
 } as const;
 
 /** Route key → the function name its integration invokes, for one API of the template. */
-function routesOf(stage: (typeof STAGES)[number], api: ApiName) {
-  const { template } = synth(stage);
+function routesOf(stage: (typeof STAGES)[number], api: ApiName, context: StageContext = {}) {
+  const { template } = synth(stage, context);
   const apiId = apiNamed(template, stage, api);
   const integrations = resourcesOfType(template, 'AWS::ApiGatewayV2::Integration');
   const functions = resourcesOfType(template, 'AWS::Lambda::Function');
@@ -29,11 +32,13 @@ function routesOf(stage: (typeof STAGES)[number], api: ApiName) {
 }
 
 describe.each(STAGES)('%s stage routes', (stage) => {
-  it.each<ApiName>(['pets', 'messages', 'account'])('the %s API serves exactly its routes of lib/routes.ts plus $default', (api) => {
-    const keys = routesOf(stage, api).map(({ route }) => route.Properties.RouteKey);
-    const expected = [...ALL_ROUTES.filter((route) => route.api === api).map((route) => `${route.method} ${route.path}`), '$default'];
-    expect(keys.sort()).toEqual(expected.sort());
-  });
+  it.each<ApiName>(['pets', 'messages', 'account'])(
+    'the %s API serves exactly its routes of lib/routes.ts plus $default and the preflight route',
+    (api) => {
+      const keys = routesOf(stage, api).map(({ route }) => route.Properties.RouteKey);
+      expect(keys.sort()).toEqual(expectedRouteKeys(api).sort());
+    },
+  );
 
   it('the pets API routes live under /v1 and the messages route does not', () => {
     expect(routesOf(stage, 'pets').map(({ route }) => route.Properties.RouteKey)).toEqual(
@@ -42,18 +47,21 @@ describe.each(STAGES)('%s stage routes', (stage) => {
     expect(routesOf(stage, 'messages').map(({ route }) => route.Properties.RouteKey)).toContain('POST /messages');
   });
 
-  it.each<ApiName>(['pets', 'messages'])("every %s route, $default included, runs the API's Lambda authorizer", (api) => {
-    const { template } = synth(stage);
-    const apiId = apiNamed(template, stage, api);
-    const [authorizerId] =
-      [...resourcesOfType(template, 'AWS::ApiGatewayV2::Authorizer')].find(
-        ([, authorizer]) => referencedId(authorizer.Properties.ApiId) === apiId,
-      ) ?? [];
-    for (const { route } of routesOf(stage, api)) {
-      expect(route.Properties.AuthorizationType).toBe('CUSTOM');
-      expect(referencedId(route.Properties.AuthorizerId)).toBe(authorizerId);
-    }
-  });
+  it.each<ApiName>(['pets', 'messages'])(
+    "every %s route, $default included, runs the API's Lambda authorizer (but the preflight route)",
+    (api) => {
+      const { template } = synth(stage);
+      const apiId = apiNamed(template, stage, api);
+      const [authorizerId] =
+        [...resourcesOfType(template, 'AWS::ApiGatewayV2::Authorizer')].find(
+          ([, authorizer]) => referencedId(authorizer.Properties.ApiId) === apiId,
+        ) ?? [];
+      for (const { route } of routesOf(stage, api).filter(({ route: candidate }) => candidate.Properties.RouteKey !== PREFLIGHT_KEY)) {
+        expect(route.Properties.AuthorizationType).toBe('CUSTOM');
+        expect(referencedId(route.Properties.AuthorizerId)).toBe(authorizerId);
+      }
+    },
+  );
 
   it('each operation has its own function, reached by a payload 2.0 Lambda proxy integration', () => {
     const all = [...routesOf(stage, 'pets'), ...routesOf(stage, 'messages')];
@@ -61,7 +69,9 @@ describe.each(STAGES)('%s stage routes', (stage) => {
       const found = all.find(({ route: deployed }) => deployed.Properties.RouteKey === `${route.method} ${route.path}`);
       expect(found?.functionName).toBe(route.operationId);
     }
-    const operationFunctions = all.filter(({ route }) => route.Properties.RouteKey !== '$default').map(({ functionId }) => functionId);
+    const operationFunctions = all
+      .filter(({ route }) => route.Properties.RouteKey !== '$default' && route.Properties.RouteKey !== PREFLIGHT_KEY)
+      .map(({ functionId }) => functionId);
     expect(new Set(operationFunctions).size).toBe(ROUTES.length);
     for (const { integration } of all) {
       expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
@@ -85,7 +95,7 @@ describe.each(STAGES)('%s stage routes', (stage) => {
     const issuer = JSON.stringify((authorizer?.Properties.JwtConfiguration as { Issuer: unknown }).Issuer);
     expect(issuer).toContain('https://cognito-idp.');
     expect(issuer).toContain(`"Ref":"${poolId}"`);
-    const routes = routesOf(stage, 'account');
+    const routes = routesOf(stage, 'account').filter(({ route }) => route.Properties.RouteKey !== PREFLIGHT_KEY);
     expect(routes).toHaveLength(ACCOUNT_ROUTES.length + 1);
     for (const { route, functionName } of routes) {
       expect(route.Properties.AuthorizationType).toBe('JWT');
@@ -227,15 +237,80 @@ describe.each(STAGES)('%s stage HTTP API stages', (stage) => {
   });
 });
 
-it('configured CORS origins let a browser send Authorization and Idempotency-Key and read the Link, Location and Idempotent-Replayed headers', () => {
-  const { template } = synth('staging', { corsOrigins: 'https://app.example.com, https://admin.example.com' });
-  for (const name of ['pets', 'messages'] as const) {
-    const api = resourcesOfType(template, 'AWS::ApiGatewayV2::Api').get(apiNamed(template, 'staging', name));
-    expect(api?.Properties.CorsConfiguration).toMatchObject({
-      AllowOrigins: expect.arrayContaining(['https://app.example.com', 'https://admin.example.com']),
-      AllowHeaders: expect.arrayContaining(['authorization', 'content-type', 'idempotency-key']),
-      ExposeHeaders: expect.arrayContaining(['link', 'location', 'idempotent-replayed']),
-      AllowMethods: expect.arrayContaining(['GET', 'POST']),
-    });
+/** Every API's route keys: those of lib/routes.ts, `$default`, and the preflight route (CORS is always on: the portal calls every API). */
+const expectedRouteKeys = (api: ApiName) => [
+  ...ALL_ROUTES.filter((route) => route.api === api).map((route) => `${route.method} ${route.path}`),
+  '$default',
+  PREFLIGHT_KEY,
+];
+
+describe.each(STAGES)('%s stage with corsOrigins', (stage) => {
+  it("configured CORS origins, with the portal's, let a browser send Authorization and Idempotency-Key and read the Link, Location and Idempotent-Replayed headers", () => {
+    const { template } = synth(stage, CORS_CONTEXT);
+    const [distributionId] = [...resourcesOfType(template, 'AWS::CloudFront::Distribution').keys()];
+    const portalOrigin = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] };
+    for (const name of ['pets', 'messages'] as const) {
+      const api = resourcesOfType(template, 'AWS::ApiGatewayV2::Api').get(apiNamed(template, stage, name));
+      expect(api?.Properties.CorsConfiguration).toEqual({
+        AllowOrigins: ['https://app.example.com', 'https://admin.example.com', portalOrigin],
+        AllowHeaders: ['authorization', 'content-type', 'idempotency-key'],
+        ExposeHeaders: expect.arrayContaining(['link', 'location', 'idempotent-replayed', 'deprecation', 'sunset', 'retry-after']),
+        AllowMethods: ['GET', 'POST', 'OPTIONS'],
+        MaxAge: 3600,
+      });
+    }
+    // The account API is called by the portal alone.
+    const account = resourcesOfType(template, 'AWS::ApiGatewayV2::Api').get(apiNamed(template, stage, 'account'));
+    expect((account?.Properties.CorsConfiguration as { AllowOrigins: unknown[] }).AllowOrigins).toEqual([portalOrigin]);
+  });
+
+  it.each<ApiName>(['pets', 'messages', 'account'])(
+    'the %s API sends OPTIONS /{proxy+} to the preflight function without authorization, every other route through its authorizer',
+    (api) => {
+      const { template } = synth(stage, CORS_CONTEXT);
+      const [preflightId] = functionNamed(template, 'preflight');
+      const routes = routesOf(stage, api, CORS_CONTEXT);
+      expect(routes.map(({ route }) => route.Properties.RouteKey).sort()).toEqual(expectedRouteKeys(api).sort());
+      for (const { route, functionId, functionName } of routes) {
+        if (route.Properties.RouteKey === PREFLIGHT_KEY) {
+          expect(route.Properties.AuthorizationType).toBe('NONE');
+          expect(route.Properties.AuthorizerId).toBeUndefined();
+          expect([functionId, functionName]).toEqual([preflightId, 'preflight']);
+        } else {
+          expect(route.Properties.AuthorizationType).toBe(api === 'account' ? 'JWT' : 'CUSTOM');
+        }
+      }
+    },
+  );
+
+  it("a browser's preflight for every route's path takes OPTIONS /{proxy+}, not the authorized $default", () => {
+    // API Gateway's greedy `{proxy+}` matches one or more path segments: every path but `/`.
+    const greedy = /^\/.+$/;
+    for (const api of ['pets', 'messages', 'account'] as const) {
+      const keys = routesOf(stage, api, CORS_CONTEXT).map(({ route }) => String(route.Properties.RouteKey));
+      expect(keys.filter((key) => key.startsWith('OPTIONS '))).toEqual([PREFLIGHT_KEY]);
+      for (const route of ALL_ROUTES.filter((candidate) => candidate.api === api)) expect(route.path).toMatch(greedy);
+    }
+  });
+
+  it('API Gateway may invoke the preflight function only from the three APIs', () => {
+    const { template } = synth(stage, CORS_CONTEXT);
+    const [preflightId] = functionNamed(template, 'preflight');
+    const grants = [...resourcesOfType(template, 'AWS::Lambda::Permission').values()].filter(
+      (permission) => referencedId(permission.Properties.FunctionName) === preflightId,
+    );
+    const apiIds = (['pets', 'messages', 'account'] as const).map((api) => apiNamed(template, stage, api));
+    expect(grants).toHaveLength(3);
+    for (const grant of grants) {
+      expect(grant.Properties).toMatchObject({ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com' });
+      expect(apiIds.filter((id) => JSON.stringify(grant.Properties.SourceArn).includes(`"${id}"`))).toHaveLength(1);
+    }
+  });
+});
+
+it.each(STAGES)("without corsOrigins, %s still answers preflights on every API: the portal's origin calls them", (stage) => {
+  for (const api of ['pets', 'messages', 'account'] as const) {
+    const keys = routesOf(stage, api).map(({ route }) => String(route.Properties.RouteKey));
+    expect(keys.filter((key) => key.startsWith('OPTIONS '))).toEqual([PREFLIGHT_KEY]);
   }
 });

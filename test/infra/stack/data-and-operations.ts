@@ -1,7 +1,17 @@
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { stageConfig } from '../../../lib/stage-config';
 import { parseStage, STAGES } from '../../../lib/stages';
-import { apiNamed, functionNamed, referencedId, resourcesOfType, synth, tableId, type Resource, type TableName } from '../support/synth';
+import {
+  apiNamed,
+  CORS_CONTEXT,
+  functionNamed,
+  referencedId,
+  resourcesOfType,
+  synth,
+  tableId,
+  type Resource,
+  type TableName,
+} from '../support/synth';
 
 const DATA_SAFETY = {
   dev: { deletionPolicy: 'Delete', deletionProtection: false },
@@ -108,6 +118,13 @@ describe('tables across stages', () => {
   });
 });
 
+/** Per-period counts that alarm, per stage, written out here rather than read from lib/stage-config.ts. */
+const SURGE_THRESHOLDS = {
+  dev: { unauthorized: 1500, clientErrors: 3000, throttled: 100 },
+  staging: { unauthorized: 1500, clientErrors: 3000, throttled: 10 },
+  prod: { unauthorized: 3000, clientErrors: 6000, throttled: 10 },
+} as const;
+
 describe.each(STAGES)('%s stage alarms', (stage) => {
   const alarms = () => [...resourcesOfType(synth(stage).template, 'AWS::CloudWatch::Alarm').values()];
   const topicId = () => [...resourcesOfType(synth(stage).template, 'AWS::SNS::Topic').keys()][0];
@@ -139,6 +156,60 @@ describe.each(STAGES)('%s stage alarms', (stage) => {
           .sort(),
       ).toEqual(['5xx', 'Count']);
       expect(alarm?.Properties.ComparisonOperator).toBe('GreaterThanThreshold');
+    }
+  });
+
+  it.each([
+    ['401', 'unauthorized'],
+    ['429', 'throttled'],
+  ] as const)('each API alarms on its %s answers, counted from its own access log', (status, kind) => {
+    const { template } = synth(stage);
+    const logGroupOf = new Map(
+      [...resourcesOfType(template, 'AWS::ApiGatewayV2::Stage').values()].map(({ Properties }) => [
+        referencedId(Properties.ApiId),
+        referencedId((Properties.AccessLogSettings as { DestinationArn: unknown }).DestinationArn),
+      ]),
+    );
+    const filters = [...resourcesOfType(template, 'AWS::Logs::MetricFilter').values()].filter(
+      ({ Properties }) => Properties.FilterPattern === `{ $.status = "${status}" }`,
+    );
+    expect(filters.map(({ Properties }) => referencedId(Properties.LogGroupName)).sort()).toEqual(
+      (['pets', 'messages', 'account'] as const).map((api) => logGroupOf.get(apiNamed(template, stage, api))).sort(),
+    );
+    for (const filter of filters) {
+      const [transformation] = filter.Properties.MetricTransformations as {
+        MetricName: string;
+        MetricNamespace: string;
+        MetricValue: string;
+      }[];
+      expect(transformation).toMatchObject({ MetricNamespace: `PetStore/${stage}`, MetricValue: '1' });
+      const alarm = alarms().find(
+        ({ Properties }) => Properties.MetricName === transformation?.MetricName && Properties.Namespace === `PetStore/${stage}`,
+      );
+      expect(alarm?.Properties).toMatchObject({
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: SURGE_THRESHOLDS[stage][kind],
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
+    }
+  });
+
+  it("each API alarms on a surge of 4xx answers of its $default stage (API Gateway's own metric)", () => {
+    const { template } = synth(stage);
+    for (const api of ['pets', 'messages'] as const) {
+      const apiId = apiNamed(template, stage, api);
+      const alarm = alarms().find(
+        ({ Properties }) => Properties.MetricName === '4xx' && JSON.stringify(Properties.Dimensions).includes(`"${apiId}"`),
+      );
+      expect(alarm?.Properties).toMatchObject({
+        Namespace: 'AWS/ApiGateway',
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: SURGE_THRESHOLDS[stage].clientErrors,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        Dimensions: expect.arrayContaining([{ Name: 'Stage', Value: '$default' }]),
+      });
     }
   });
 
@@ -223,8 +294,11 @@ describe.each(STAGES)('%s stage outputs', (stage) => {
 });
 
 describe.each(STAGES)('%s stage cdk-nag', (stage) => {
-  it('the AwsSolutions pack finds nothing, neither errors nor warnings', () => {
-    const { stack } = synth(stage);
+  it.each([
+    ['without options', {}],
+    ['with CORS', CORS_CONTEXT],
+  ] as const)('the AwsSolutions pack finds nothing %s, neither errors nor warnings', (_variant, context) => {
+    const { stack } = synth(stage, context);
     const report = new AwsSolutionsChecks().validateScope(stack);
     expect(
       report.violations.map(
@@ -243,6 +317,14 @@ describe('stage selection', () => {
     expect(() => parseStage('production')).toThrow(/unknown stage "production"/);
   });
 
+  it('refuses prod without alarmEmail, saying how to opt out; the other stages need none', () => {
+    expect(() => stageConfig('prod')).toThrow(/prod needs -c alarmEmail=<address>.*-c alarmEmail=none/);
+    expect(stageConfig('prod', { alarmEmail: 'none' }).alarmEmail).toBeUndefined();
+    expect(stageConfig('prod', { alarmEmail: 'ops@example.com' }).alarmEmail).toBe('ops@example.com');
+    expect(stageConfig('staging').alarmEmail).toBeUndefined();
+    expect(stageConfig('dev', { alarmEmail: 'none' }).alarmEmail).toBeUndefined();
+  });
+
   it('rejects a CORS origin with a path and an alarm email without @', () => {
     expect(() => stageConfig('dev', { corsOrigins: 'https://app.example.com/path' })).toThrow(/not an origin/);
     expect(() => stageConfig('dev', { alarmEmail: 'ops' })).toThrow(/not an email/);
@@ -250,16 +332,17 @@ describe('stage selection', () => {
   });
 
   it.each(STAGES)('refuses corsOrigins=* in %s: every origin is named', (stage) => {
-    expect(() => stageConfig(stage, { corsOrigins: '*' })).toThrow(/`\*` is not allowed/);
-    expect(() => stageConfig(stage, { corsOrigins: 'https://a.example,*' })).toThrow(/`\*` is not allowed/);
+    expect(() => stageConfig(stage, { alarmEmail: 'none', corsOrigins: '*' })).toThrow(/`\*` is not allowed/);
+    expect(() => stageConfig(stage, { alarmEmail: 'none', corsOrigins: 'https://a.example,*' })).toThrow(/`\*` is not allowed/);
   });
 
   it('allows plain http only for localhost and only in dev', () => {
     expect(stageConfig('dev', { corsOrigins: 'http://localhost:5173' }).corsOrigins).toEqual(['http://localhost:5173']);
     expect(() => stageConfig('dev', { corsOrigins: 'http://app.example.com' })).toThrow(/plain http/);
     for (const stage of ['staging', 'prod'] as const) {
-      expect(() => stageConfig(stage, { corsOrigins: 'http://localhost:5173' })).toThrow(/plain http/);
-      expect(stageConfig(stage, { corsOrigins: 'https://app.example.com' }).corsOrigins).toEqual(['https://app.example.com']);
+      const alarmEmail = 'none';
+      expect(() => stageConfig(stage, { alarmEmail, corsOrigins: 'http://localhost:5173' })).toThrow(/plain http/);
+      expect(stageConfig(stage, { alarmEmail, corsOrigins: 'https://app.example.com' }).corsOrigins).toEqual(['https://app.example.com']);
     }
   });
 });

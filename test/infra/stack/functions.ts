@@ -1,6 +1,6 @@
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { NODEJS_BUNDLING } from '../../../lib/petstore-function';
-import { STAGES } from '../../../lib/stages';
+import { STAGES, type StageName } from '../../../lib/stages';
 import type { FunctionName } from '../../../lib/table-access';
 import {
   functionNamed,
@@ -27,7 +27,10 @@ const FUNCTIONS: readonly FunctionName[] = [
   'revokeAccountKey',
   'deleteAccount',
   'accountNotFound',
+  'preflight',
 ];
+
+const templateOf = (stage: StageName) => synth(stage).template;
 
 /** Which table names each function is told: the tables it touches, nothing else. */
 const TABLE_ENV: Record<FunctionName, Partial<Record<TableName, string>>> = {
@@ -42,6 +45,7 @@ const TABLE_ENV: Record<FunctionName, Partial<Record<TableName, string>>> = {
   revokeAccountKey: { apiKeys: 'API_KEYS_TABLE_NAME', accounts: 'ACCOUNTS_TABLE_NAME' },
   deleteAccount: { apiKeys: 'API_KEYS_TABLE_NAME', accounts: 'ACCOUNTS_TABLE_NAME' },
   accountNotFound: {},
+  preflight: {},
 };
 
 const LOG_SETTINGS = {
@@ -52,7 +56,7 @@ const LOG_SETTINGS = {
 
 describe.each(STAGES)('%s stage functions', (stage) => {
   it.each(FUNCTIONS)('%s runs nodejs24.x on arm64 with 512 MB, a 10 s timeout and no reserved concurrency', (name) => {
-    const [, fn] = functionNamed(synth(stage).template, name);
+    const [, fn] = functionNamed(templateOf(stage), name);
     expect(fn.Properties).toMatchObject({
       Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
@@ -81,7 +85,7 @@ describe.each(STAGES)('%s stage functions', (stage) => {
   });
 
   it.each(FUNCTIONS)('%s logs JSON at the stage level into its own log group with the stage retention', (name) => {
-    const { template } = synth(stage);
+    const template = templateOf(stage);
     const [, fn] = functionNamed(template, name);
     const logging = fn.Properties.LoggingConfig as { LogFormat: string; ApplicationLogLevel: string; LogGroup: unknown };
     expect(logging).toMatchObject({ LogFormat: 'JSON', ApplicationLogLevel: LOG_SETTINGS[stage].level });
@@ -94,7 +98,7 @@ describe.each(STAGES)('%s stage functions', (stage) => {
 describe.each(STAGES)('%s stage permissions', (stage) => {
   /** Exactly the DynamoDB calls each function makes (lambda/shared/repositories, write-once.ts for idempotency). */
   const expectedDynamoDbGrants = (name: FunctionName): string[] => {
-    const { template } = synth(stage);
+    const template = templateOf(stage);
     const pets = tableId(template, 'pets');
     const idempotency = [{ Action: ['dynamodb:GetItem', 'dynamodb:PutItem'], Resource: [tableArn(tableId(template, 'idempotency'))] }];
     const apiKeys = tableArn(tableId(template, 'apiKeys'));
@@ -126,12 +130,13 @@ describe.each(STAGES)('%s stage permissions', (stage) => {
         { Action: ['dynamodb:UpdateItem'], Resource: [accounts] },
       ],
       accountNotFound: [],
+      preflight: [],
     };
     return grants(statements[name]);
   };
 
   it.each(FUNCTIONS)('%s may call exactly its DynamoDB actions on exactly its tables or index', (name) => {
-    const { template } = synth(stage);
+    const template = templateOf(stage);
     const [functionId] = functionNamed(template, name);
     const dynamoDb = statementsOf(template, functionId).filter((statement) =>
       statement.Action.some((action) => action.startsWith('dynamodb:')),

@@ -6,8 +6,10 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PetStoreStack } from '../../../lib/petstore-stack';
-import { stageConfig, type StageContext } from '../../../lib/stage-config';
+import { addPetStore } from '../../../lib/petstore-app';
+import type { PetStoreEdgeStack } from '../../../lib/petstore-edge-stack';
+import type { PetStoreStack } from '../../../lib/petstore-stack';
+import { NO_ALARM_EMAIL, stageConfig, type StageContext } from '../../../lib/stage-config';
 import { stackNameOf, type StageName } from '../../../lib/stages';
 import type { FunctionName } from '../../../lib/table-access';
 import type { ApiName } from '../../../lib/routes';
@@ -18,18 +20,36 @@ const CDK_JSON_CONTEXT = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json')
 export interface Synthesized {
   readonly stack: PetStoreStack;
   readonly template: Template;
+  /** The front door's us-east-1 stack, for a stage with a front door deployed elsewhere. */
+  readonly edge?: { readonly stack: PetStoreEdgeStack; readonly template: Template };
 }
 
 const cache = new Map<string, Synthesized>();
 
-/** One synthesis per stage and context per test file; templates are read-only, so sharing is safe. */
-export function synth(stage: StageName, context: StageContext = {}): Synthesized {
-  const key = JSON.stringify([stage, context]);
+/** The CORS context every test file uses, so each stage is synthesized with it once. */
+export const CORS_CONTEXT = { corsOrigins: 'https://app.example.com, https://admin.example.com' } as const satisfies StageContext;
+
+/**
+ * One synthesis per stage and context per test file; templates are read-only, so sharing is safe.
+ * Prod refuses to synthesize without alarmEmail: these tests opt out (`none`) unless they set one.
+ */
+export function synth(stage: StageName, given: StageContext = {}, region?: string): Synthesized {
+  const context = stage === 'prod' && given.alarmEmail === undefined ? { ...given, alarmEmail: NO_ALARM_EMAIL } : given;
+  const key = JSON.stringify([stage, context, region]);
   const cached = cache.get(key);
   if (cached) return cached;
   const app = new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
-  const stack = new PetStoreStack(app, stackNameOf(stage), { config: stageConfig(stage, context), projectRoot: PROJECT_ROOT });
-  const synthesized = { stack, template: Template.fromStack(stack) };
+  // Without a region the stack is environment-agnostic, as `npm run synth` without AWS settings used to make it.
+  const { main, edge } = addPetStore(app, {
+    config: stageConfig(stage, context),
+    projectRoot: PROJECT_ROOT,
+    env: region ? { region } : {},
+  });
+  const synthesized = {
+    stack: main,
+    template: Template.fromStack(main),
+    ...(edge ? { edge: { stack: edge, template: Template.fromStack(edge) } } : {}),
+  };
   cache.set(key, synthesized);
   return synthesized;
 }

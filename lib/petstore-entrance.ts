@@ -1,0 +1,60 @@
+import { Stack, Token } from 'aws-cdk-lib';
+import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { CLOUDFRONT_CERTIFICATE_REGION } from './edge-config';
+import { PetStoreApiDomains } from './petstore-domains';
+import { FrontDoorEdgeResources, PetStoreFrontDoor, type FrontDoorEdge } from './petstore-front-door';
+import type { PetStoreHttpApi } from './petstore-http-api';
+import type { PublicApiName } from './routes';
+import type { StageConfig } from './stage-config';
+
+export interface Entrance {
+  /** API → its base URL without the pets API's `/v1` (scheme and host, no trailing slash). */
+  readonly origins: Readonly<Record<PublicApiName, string>>;
+  /** API → where a custom domain's DNS record must point, when the stack writes no records itself. */
+  readonly dnsTargets?: Readonly<Record<PublicApiName, string>>;
+}
+
+export interface EntranceProps {
+  readonly config: StageConfig;
+  readonly apis: Readonly<Record<PublicApiName, PetStoreHttpApi>>;
+  /** Set when the stage has a front door (lib/petstore-front-door.ts frontDoorOriginSecret). */
+  readonly originSecret?: Secret;
+  /** The front door's us-east-1 resources, when another stack holds them (lib/petstore-app.ts). */
+  readonly frontDoorEdge?: FrontDoorEdge;
+}
+
+/**
+ * How clients reach the two APIs: through the front door (CloudFront + WAF, custom domains on the
+ * distributions), through API Gateway custom domains, or at the execute-api URLs.
+ */
+export function addEntrance(scope: Construct, props: EntranceProps): Entrance {
+  const { config, apis, originSecret } = props;
+  const https = (hosts: Readonly<Record<PublicApiName, string>>) => ({
+    pets: `https://${hosts.pets}`,
+    messages: `https://${hosts.messages}`,
+  });
+  const needsDnsTargets = config.domains !== undefined && config.domains.hostedZone === undefined;
+  if (config.frontDoor && originSecret) {
+    const edge = props.frontDoorEdge ?? edgeHere(scope, config);
+    const frontDoor = new PetStoreFrontDoor(scope, 'FrontDoor', { config, apis, edge, originSecret });
+    return { origins: https(frontDoor.hosts), ...(needsDnsTargets ? { dnsTargets: frontDoor.dnsTargets } : {}) };
+  }
+  if (config.domains) {
+    const domains = new PetStoreApiDomains(scope, 'Domains', { domains: config.domains, apis });
+    return { origins: https(config.domains.names), ...(needsDnsTargets ? { dnsTargets: domains.dnsTargets } : {}) };
+  }
+  return { origins: { pets: apis.pets.endpoint, messages: apis.messages.endpoint } };
+}
+
+/** The web ACL (and certificate) in this stack: only where it deploys to CloudFront's region. */
+function edgeHere(scope: Construct, config: StageConfig): FrontDoorEdge {
+  const { region } = Stack.of(scope);
+  if (Token.isUnresolved(region) || region !== CLOUDFRONT_CERTIFICATE_REGION) {
+    throw new Error(
+      `the front door's web ACL must be created in ${CLOUDFRONT_CERTIFICATE_REGION}; this stack deploys to ${region} (lib/petstore-app.ts makes an edge stack)`,
+    );
+  }
+  if (!config.frontDoor) throw new Error('no front door configured');
+  return new FrontDoorEdgeResources(scope, 'FrontDoorEdge', { config, frontDoor: config.frontDoor });
+}

@@ -1,0 +1,65 @@
+/**
+ * API Gateway's CORS handling (an HTTP API with `corsConfiguration`, lib/petstore-http-api.ts) for the
+ * local server, from the same facts (lib/cors.ts) and the same preflight route (lib/routes.ts):
+ * - `OPTIONS /{proxy+}` goes to the preflight function without the authorizer (every path but `/`);
+ * - to every answer for a configured `Origin`, the gateway adds the allowed origin, and either the
+ *   preflight headers (an `OPTIONS` request with `Access-Control-Request-Method`) or the exposed
+ *   headers; it drops any CORS header the function set;
+ * - for an origin not configured it adds none, so the browser refuses the answer. That is what API
+ *   Gateway is documented to do with origins it does not allow, not something verified here.
+ */
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, parseCorsOrigins } from '../lib/cors';
+import { PREFLIGHT_ROUTE } from '../lib/routes';
+import type { LambdaFunction } from './functions';
+import { lambdaContext, toGatewayResponse, type GatewayResponse } from './gateway';
+
+/** `PETSTORE_CORS_ORIGINS` (comma-separated), checked like a dev stage's `-c corsOrigins`. */
+export const localCorsOrigins = (value: string | undefined): string[] | undefined => parseCorsOrigins('dev', value);
+
+/** Whether API Gateway's `OPTIONS /{proxy+}` route takes the request: `{proxy+}` needs at least one character. */
+export const isPreflightRoute = (method: string, path: string): boolean =>
+  method === PREFLIGHT_ROUTE.method && path.startsWith('/') && path.length > 1;
+
+/** The preflight route: its function, no authorizer, its answer read as API Gateway reads it. */
+export async function answerPreflight(preflight: LambdaFunction, event: APIGatewayProxyEventV2): Promise<GatewayResponse> {
+  const routeKey = `${PREFLIGHT_ROUTE.method} ${PREFLIGHT_ROUTE.path}`;
+  const routed = {
+    ...event,
+    routeKey,
+    pathParameters: { proxy: event.rawPath.slice(1) },
+    requestContext: { ...event.requestContext, routeKey },
+  };
+  return toGatewayResponse(await preflight(routed, lambdaContext('preflight')));
+}
+
+const joined = (values: readonly (string | number)[]): string => values.join(',');
+
+/** The answer as the gateway sends it for a request with these (lower-cased) headers. */
+export function withCors(
+  answer: GatewayResponse,
+  method: string,
+  requestHeaders: Readonly<Record<string, string | undefined>>,
+  origins: readonly string[],
+): GatewayResponse {
+  const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !name.startsWith('access-control-')));
+  const origin = requestHeaders.origin;
+  if (origin === undefined || !origins.includes(origin)) return { ...answer, headers };
+  const preflight = method === 'OPTIONS' && requestHeaders['access-control-request-method'] !== undefined;
+  const vary = headers.vary ? `${headers.vary}, origin` : 'origin';
+  return {
+    ...answer,
+    headers: {
+      ...headers,
+      'access-control-allow-origin': origin,
+      ...(preflight
+        ? {
+            'access-control-allow-methods': joined(CORS_ALLOW_METHODS),
+            'access-control-allow-headers': joined(CORS_ALLOW_HEADERS),
+            'access-control-max-age': String(CORS_MAX_AGE_SECONDS),
+          }
+        : { 'access-control-expose-headers': joined(CORS_EXPOSE_HEADERS) }),
+      vary,
+    },
+  };
+}

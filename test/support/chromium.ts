@@ -1,0 +1,80 @@
+/**
+ * Debian's Chromium for the browser tests (never a browser download), headless, driven by
+ * playwright-core. Where /usr/bin/chromium is missing the tests are skipped and say so; .ci/run
+ * installs Chromium, so there they always run.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { startTestApi, type TestApi, type TestApiOptions } from './test-api';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const chromiumInstalled = existsSync(CHROMIUM);
+
+/** `test`, or `test.skip` with a warning naming what is missing; and the note to append to test names. */
+export function browserTestOf(what: string): { browserTest: typeof test; skipNote: string } {
+  if (!chromiumInstalled) console.warn(`SKIPPED: ${what} needs Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does it).`);
+  return { browserTest: chromiumInstalled ? test : test.skip, skipNote: chromiumInstalled ? '' : ` [SKIPPED: no Chromium at ${CHROMIUM}]` };
+}
+
+export interface Browser {
+  readonly context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** A persistent context on a fresh directory: the browser starts with a clean --user-data-dir. */
+export async function launchChromium(): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'petstore-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 900 },
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface BrowserSession {
+  readonly api: TestApi;
+  readonly browser: BrowserContext;
+}
+
+/**
+ * A test file's preamble: the local API (on fresh tables) and Chromium start before its tests, when
+ * Chromium is installed, and stop after them. `options` is read then, so it may use what earlier
+ * `beforeAll` hooks started.
+ */
+export function useBrowserAndApi(options: () => TestApiOptions = () => ({})): () => BrowserSession {
+  let started: { api: TestApi; chromium: Browser } | undefined;
+  beforeAll(async () => {
+    if (!chromiumInstalled) return;
+    const api = await startTestApi(options());
+    started = { api, chromium: await launchChromium() };
+  }, 60_000);
+  afterAll(async () => {
+    await started?.chromium.close();
+    await started?.api.close();
+  });
+  return () => {
+    if (!started) throw new Error('the browser and the API start in beforeAll: use them inside tests');
+    return { api: started.api, browser: started.chromium.context };
+  };
+}
