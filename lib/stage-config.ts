@@ -5,16 +5,12 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { parseCorsOrigins } from './cors';
+import { STAGE_THROTTLING, type ThrottleConfig } from './stage-throttling';
 import type { StageName } from './stages';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
-export interface ThrottleConfig {
-  /** Steady-state requests per second across all routes of one API. */
-  readonly rateLimit: number;
-  /** Requests the API accepts in a burst above the steady rate. */
-  readonly burstLimit: number;
-}
+export type { ThrottleConfig } from './stage-throttling';
 
 export interface AlarmConfig {
   /** Alarm when more than this share of an API's requests answer 5xx (percent). */
@@ -58,7 +54,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRetention: RetentionDays.ONE_WEEK,
     logRemovalPolicy: RemovalPolicy.DESTROY,
     logLevel: 'DEBUG',
-    throttling: { rateLimit: 20, burstLimit: 40 },
+    throttling: STAGE_THROTTLING.dev,
     alarms: { serverErrorRatePercent: 10, authorizerErrors: 5, tableThrottles: 10, ...ONE_FIVE_MINUTE_WINDOW },
   },
   // Rehearses prod: tables are RETAINed so a mistaken `cdk destroy` loses no issued keys or data, but
@@ -69,7 +65,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRetention: RetentionDays.ONE_MONTH,
     logRemovalPolicy: RemovalPolicy.DESTROY,
     logLevel: 'INFO',
-    throttling: { rateLimit: 50, burstLimit: 100 },
+    throttling: STAGE_THROTTLING.staging,
     alarms: { serverErrorRatePercent: 5, authorizerErrors: 1, tableThrottles: 1, ...ONE_FIVE_MINUTE_WINDOW },
   },
   // Data outlives the stack and cannot be deleted by accident; a single bad 5-minute window pages.
@@ -79,7 +75,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRetention: RetentionDays.SIX_MONTHS,
     logRemovalPolicy: RemovalPolicy.RETAIN,
     logLevel: 'INFO',
-    throttling: { rateLimit: 200, burstLimit: 400 },
+    throttling: STAGE_THROTTLING.prod,
     alarms: { serverErrorRatePercent: 1, authorizerErrors: 1, tableThrottles: 1, ...ONE_FIVE_MINUTE_WINDOW },
   },
 };
