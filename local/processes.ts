@@ -9,14 +9,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const HAS_PROC = existsSync('/proc/self/stat');
 
+/** Running: it exists and has not ended (a zombie, ended but not yet reaped by its parent, has). */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return HAS_PROC ? statFields(pid)?.[0] !== 'Z' : true;
 }
 
 /** Fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses). */

@@ -47,13 +47,13 @@ public final class LoopbackDynamoDbLocal {
       }
       ((ServerConnector) connector).setHost(HOST);
     }
-    watchParent(proxy);
+    watchParent();
     proxy.start();
     System.out.println("DynamoDB Local listening on " + HOST + ":" + ((ServerConnector) connectors[0]).getLocalPort());
     proxy.join();
   }
 
-  private static void watchParent(DynamoDBProxyServer proxy) {
+  private static void watchParent() {
     long parentPid = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
     Thread stdin = new Thread(() -> {
       InputStream in = System.in;
@@ -65,12 +65,12 @@ public final class LoopbackDynamoDbLocal {
       } catch (IOException ignored) {
         // a broken pipe means the parent is gone too
       }
-      stop(proxy, "its parent closed stdin");
+      stop("its parent closed stdin");
     }, "parent-stdin-watch");
     Thread pid = new Thread(() -> {
       for (;;) {
         long current = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
-        if (current != parentPid) stop(proxy, "its parent " + parentPid + " is gone");
+        if (current != parentPid) stop("its parent " + parentPid + " is gone");
         try {
           TimeUnit.MILLISECONDS.sleep(PARENT_POLL_MILLIS);
         } catch (InterruptedException interrupted) {
@@ -84,14 +84,12 @@ public final class LoopbackDynamoDbLocal {
     }
   }
 
-  private static synchronized void stop(DynamoDBProxyServer proxy, String reason) {
+  /**
+   * Halts at once: nobody is left to answer, and a graceful Jetty stop can wait seconds for connections.
+   * Every write is already committed to SQLite, whose journal makes an interrupted one roll back.
+   */
+  private static void stop(String reason) {
     System.err.println("DynamoDB Local stopping: " + reason);
-    try {
-      proxy.stop();
-    } catch (Exception ignored) {
-      // exiting anyway
-    } finally {
-      Runtime.getRuntime().halt(0);
-    }
+    Runtime.getRuntime().halt(0);
   }
 }

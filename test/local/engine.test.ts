@@ -70,9 +70,10 @@ describe('one engine per data directory', () => {
   test('an engine an earlier run left on this data directory is stopped before a new one starts; one on another directory is not', async () => {
     const [mine, other] = [tempDir(), tempDir()];
     // Orphans are recognised by DynamoDB Local's own argument, `-dbPath <data directory>/dynamodb-local`:
-    // stand-ins with that command line (sleeping Node processes) are found and stopped like real ones.
+    // stand-ins with that command line (Node processes that sleep for a minute, so none outlives a killed run by
+    // long) are found and stopped like real ones.
     const standIn = (dataDir: string): number => {
-      const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '--', '-dbPath', join(dataDir, 'dynamodb-local')], {
+      const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', '--', '-dbPath', join(dataDir, 'dynamodb-local')], {
         detached: true,
         stdio: 'ignore',
       });
