@@ -9,8 +9,8 @@ import { connect, type Socket } from 'node:net';
 import type { GatewayFunctions, LambdaFunction } from '../../local/functions';
 import { startLocalApi, type HttpLimits, type LocalApi } from '../../local/server';
 
-const LIMITS: Partial<HttpLimits> = { headersTimeoutMs: 500, requestTimeoutMs: 1_000, keepAliveTimeoutMs: 300, drainTimeoutMs: 600 };
-const SLOW_FUNCTION_MS = 1_500;
+const LIMITS: Partial<HttpLimits> = { headersTimeoutMs: 500, requestTimeoutMs: 1_000, keepAliveTimeoutMs: 300, drainTimeoutMs: 400 };
+const SLOW_FUNCTION_MS = 900;
 
 const invoked: APIGatewayProxyEventV2[] = [];
 const record =
@@ -224,7 +224,7 @@ describe('stopping drains in-flight requests, within a bound', () => {
 
     expect(refused.text).toBe('');
     expect(closeMs).toBeLessThan((LIMITS.drainTimeoutMs ?? 0) + 400);
-    // The slow function (1.5 s) outlived the 600 ms drain: its connection was cut without an answer.
+    // The slow function (0.9 s) outlived the 400 ms drain: its connection was cut without an answer.
     for (const cut of await Promise.all([slow, pipelined]))
       expect({ text: cut.text, closed: cut.closed }).toEqual({ text: '', closed: true });
   });

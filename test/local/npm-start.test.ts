@@ -5,7 +5,7 @@
  */
 import autocannon from 'autocannon';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueApiKey } from '../../lambda/shared/api-keys';
@@ -50,7 +50,7 @@ let secondKey: string;
 /** Written through the server that is then killed with -9. */
 let beforeKill: { id: number };
 
-test('npm start serves the API with the given dev key, never printing it, and stops cleanly on SIGTERM', async () => {
+test('npm start serves the API with the given dev key, never printing it, and stops cleanly on SIGTERM; the keys CLI works with and without it', async () => {
   const first = await start({ PETSTORE_DEV_API_KEY: devKey });
   expect(first.output()).toMatch(/DynamoDB engine: (Amazon DynamoDB Local \(Java\)|dynalite)/);
   expect(first.output()).toContain('Dev API key: the one in PETSTORE_DEV_API_KEY');
@@ -84,9 +84,14 @@ test('npm start serves the API with the given dev key, never printing it, and st
   expect(await stop(first)).toBe(0);
   expect(first.output()).toContain('SIGTERM: finishing in-flight requests and stopping');
   expect(engines()).toEqual([]);
+
+  // With no server running, the keys CLI opens the store itself (holding the data directory meanwhile).
+  expect(keysCli('revoke', cliKey.keyId).status).toBe(0);
+  expect(engines()).toEqual([]);
+  expect(existsSync(join(dataDir, 'engine.lock'))).toBe(false);
 }, 90_000);
 
-test('started again: earlier data kept, a dev key of its own printed once, a revoked key refused, a second npm start refused', async () => {
+test('started again: earlier data kept, a dev key of its own printed once, the key revoked meanwhile refused, a second npm start refused', async () => {
   second = await start();
   const fetched = await fetch(`${second.petsBaseUrl}/pets/${pet.id}`, { headers: auth });
   expect(fetched.status).toBe(200);
@@ -99,8 +104,7 @@ test('started again: earlier data kept, a dev key of its own printed once, a rev
     `Try: curl -H "Authorization: Bearer $(cat ${join(dataDir, 'dev-api-key')})" ${second.petsBaseUrl}/pets`,
   );
 
-  // A revoked key is refused (it was cached only by the first process).
-  expect(keysCli('revoke', cliKey.keyId).status).toBe(0);
+  // The key revoked meanwhile is refused (it was cached only by the first process).
   const refused = await fetch(`${second.petsBaseUrl}/pets`, { headers: { authorization: `Bearer ${cliKey.key}` } });
   expect(refused.status).toBe(401);
   expect(await refused.json()).toEqual({ code: 'unauthorized', message: 'the API key has been revoked', status: 401 });

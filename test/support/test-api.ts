@@ -50,8 +50,9 @@ export interface TestApiOptions {
 /** The local server (real gateway emulation, authorizer and handlers) on fresh tables. */
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   const { tableNames, endpoint } = await freshTables(options.endpoint);
-  Object.assign(process.env, options.functionEnvironment);
+  // The test's own client first: the functions' environment (e.g. short DynamoDB timeouts) is theirs only.
   const db = testDocumentClient(endpoint);
+  Object.assign(process.env, options.functionEnvironment);
   const keys = new DynamoApiKeyRepository(db, tableNames.apiKeys);
   const api = await startLocalApi({ functions: await loadFunctions() });
 
