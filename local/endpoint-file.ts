@@ -1,9 +1,10 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { lockHolder } from './data-dir-lock';
 
 /**
- * While `npm start` runs it owns the data directory's DynamoDB; it writes its endpoint here so the
- * keys CLI talks to that engine instead of opening the same files a second time.
+ * While `npm start` runs it owns the data directory's DynamoDB (it holds the directory's lock); it
+ * writes its endpoint here so the keys CLI talks to that engine instead of starting a second one.
  */
 const ENDPOINT_FILE = 'endpoint.json';
 
@@ -12,22 +13,13 @@ interface EndpointRecord {
   readonly pid: number;
 }
 
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** The endpoint of a running local server on this data directory, if there is one. */
+/** The endpoint of a running local server on this data directory: written by the live lock holder. */
 export function readLiveEndpoint(dataDir: string): string | undefined {
   const file = join(dataDir, ENDPOINT_FILE);
   if (!existsSync(file)) return undefined;
   try {
     const record = JSON.parse(readFileSync(file, 'utf8')) as Partial<EndpointRecord>;
-    if (typeof record.endpoint === 'string' && typeof record.pid === 'number' && isAlive(record.pid)) return record.endpoint;
+    if (typeof record.endpoint === 'string' && record.pid !== undefined && record.pid === lockHolder(dataDir)?.pid) return record.endpoint;
   } catch {
     // unreadable: treat like a stale file
   }

@@ -9,13 +9,21 @@ import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2, Contex
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from '../lib/function-settings';
-import { ALL_ROUTES, type RouteDefinition } from '../lib/routes';
+import { ACCOUNT_BASE_PATH, ALL_ROUTES, PETS_BASE_PATH, type ApiName, type RouteDefinition } from '../lib/routes';
+import { GATEWAY_ANSWERS } from '../openapi/responses';
 import type { GatewayFunctions, LambdaFunction } from './functions';
 
 /** API Gateway HTTP APIs accept request bodies up to 10 MB. */
 export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * Lambda's limit on a synchronous invocation's request payload: the event JSON, so a binary body
+ * counts base64-encoded and every escaped character counts as its escape.
+ */
+export const LAMBDA_MAX_SYNC_PAYLOAD_BYTES = 6 * 1024 * 1024;
+/** JSON escaping makes one UTF-16 unit of a string at most 6 bytes (`\u0000`); below this, no event is near the limit. */
+const EVENT_SIZE_CHECK_FROM_CHARS = Math.floor(LAMBDA_MAX_SYNC_PAYLOAD_BYTES / 6) - 64 * 1024;
 /** The Lambda timeout the stack configures, in the units timers take. */
-const FUNCTION_TIMEOUT_MS = FUNCTION_TIMEOUT_SECONDS * 1000;
+export const FUNCTION_TIMEOUT_MS = FUNCTION_TIMEOUT_SECONDS * 1000;
 const LOCAL_ACCOUNT_ID = '000000000000';
 const LOCAL_API_ID = 'local';
 
@@ -48,6 +56,18 @@ const safeDecode = (text: string): string => {
     return text;
   }
 };
+
+/**
+ * Which HTTP API a request reaches. All three share one local origin: the pets API's base URL is
+ * `<origin>/v1`, the account API's `<origin>/account`, the messages API's the origin itself, so an
+ * unknown path under `/v1` is the pets API's `$default`, one under `/account` the account API's, and
+ * any other one the messages API's.
+ */
+export function apiOf(match: RouteMatch, rawPath: string): ApiName {
+  if (match.route) return match.route.api;
+  const under = (base: string) => rawPath === base || rawPath.startsWith(`${base}/`);
+  return under(PETS_BASE_PATH) ? 'pets' : under(ACCOUNT_BASE_PATH) ? 'account' : 'messages';
+}
 
 export interface RouteMatch {
   readonly route?: RouteDefinition;
@@ -121,7 +141,7 @@ function clfTime(date: Date): string {
 }
 
 /** API Gateway's request ids are 12 random bytes in base64. */
-const gatewayRequestId = (): string => randomBytes(12).toString('base64');
+export const gatewayRequestId = (): string => randomBytes(12).toString('base64');
 
 export function buildEvent(request: IncomingMessage, body: Buffer, match: RouteMatch, sourceIp: string): APIGatewayProxyEventV2 {
   const url = request.url ?? '/';
@@ -192,8 +212,8 @@ const callbackStyleCompletion = (): never => {
 };
 
 /** A Lambda context for one invocation: fresh request id, remaining time against the local timeout. */
-export function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
+export function lambdaContext(functionName: string, timeoutMs: number = FUNCTION_TIMEOUT_MS): Context {
+  const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
@@ -214,13 +234,13 @@ export function lambdaContext(functionName: string): Context {
 }
 
 /** Runs a function like Lambda would: a fresh context and a hard timeout. */
-export async function invoke(fn: LambdaFunction, name: string, event: unknown): Promise<unknown> {
+export async function invoke(fn: LambdaFunction, name: string, event: unknown, timeoutMs: number = FUNCTION_TIMEOUT_MS): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${name} timed out`)), FUNCTION_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new Error(`${name} timed out`)), timeoutMs);
   });
   try {
-    return await Promise.race([fn(event, lambdaContext(name)), timeout]);
+    return await Promise.race([fn(event, lambdaContext(name, timeoutMs)), timeout]);
   } finally {
     clearTimeout(timer);
   }
@@ -233,12 +253,25 @@ export interface GatewayResponse {
   readonly body: Buffer;
 }
 
-export const gatewayError = (statusCode: number, message: string): GatewayResponse => ({
+/**
+ * An answer API Gateway gives by itself: `{"message": …}`, no content type (as captured from HTTP
+ * APIs), none of the function's headers. The writer adds `apigw-requestid`, as API Gateway does.
+ */
+export const gatewayAnswer = (statusCode: keyof typeof GATEWAY_ANSWERS | 403): GatewayResponse => ({
   statusCode,
-  headers: { 'content-type': 'application/json' },
+  headers: {},
   cookies: [],
-  body: Buffer.from(JSON.stringify({ message })),
+  body: Buffer.from(JSON.stringify({ message: statusCode === 403 ? 'Forbidden' : GATEWAY_ANSWERS[statusCode].message })),
 });
+
+/** What API Gateway answers when a function (or the authorizer) fails, times out or answers nonsense. */
+const internalServerError = (): GatewayResponse => gatewayAnswer(500);
+
+/** Whether Lambda would refuse this event as a synchronous invocation's payload. */
+export function exceedsLambdaPayloadLimit(event: APIGatewayProxyEventV2): boolean {
+  if ((event.body?.length ?? 0) < EVENT_SIZE_CHECK_FROM_CHARS) return false;
+  return Buffer.byteLength(JSON.stringify(event)) > LAMBDA_MAX_SYNC_PAYLOAD_BYTES;
+}
 
 /** API Gateway's reading of a payload 2.0 result: structured when it has `statusCode`, else 200 JSON. */
 export function toGatewayResponse(result: unknown): GatewayResponse {
@@ -250,7 +283,7 @@ export function toGatewayResponse(result: unknown): GatewayResponse {
       body?: unknown;
       isBase64Encoded?: unknown;
     };
-    if (typeof structured.statusCode !== 'number') return gatewayError(500, 'Internal Server Error');
+    if (typeof structured.statusCode !== 'number') return internalServerError();
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(structured.headers ?? {})) headers[name.toLowerCase()] = String(value);
     const body = typeof structured.body === 'string' ? structured.body : '';
@@ -270,29 +303,34 @@ export async function dispatch(
   functions: GatewayFunctions,
   event: APIGatewayProxyEventV2,
   route: RouteDefinition | undefined,
+  /** Lambda's timeout; only tests shorten it. */
+  functionTimeoutMs: number = FUNCTION_TIMEOUT_MS,
 ): Promise<GatewayResponse> {
   let authorization: unknown;
   try {
-    authorization = await invoke(functions.authorizer, 'authorizer', authorizerEvent(event));
+    authorization = await invoke(functions.authorizer, 'authorizer', authorizerEvent(event), functionTimeoutMs);
   } catch {
-    return gatewayError(500, 'Internal Server Error');
+    return internalServerError();
   }
   const simple = authorization as { isAuthorized?: unknown; context?: Record<string, unknown> } | null;
-  if (typeof simple?.isAuthorized !== 'boolean') return gatewayError(500, 'Internal Server Error');
-  if (!simple.isAuthorized) return gatewayError(403, 'Forbidden');
+  if (typeof simple?.isAuthorized !== 'boolean') return internalServerError();
+  if (!simple.isAuthorized) return gatewayAnswer(403);
   event.requestContext = { ...event.requestContext, authorizer: { lambda: simple.context ?? {} } } as typeof event.requestContext;
 
   const name = route?.operationId ?? 'notFound';
   const fn = route ? functions.operations.get(route.operationId) : functions.notFound;
-  if (!fn) return gatewayError(500, 'Internal Server Error');
+  if (!fn) return internalServerError();
+  // Lambda refuses the invocation itself (RequestEntityTooLargeException), so the function never runs.
+  if (exceedsLambdaPayloadLimit(event)) return gatewayAnswer(413);
   try {
-    return toGatewayResponse(await invoke(fn, name, event));
+    return toGatewayResponse(await invoke(fn, name, event, functionTimeoutMs));
   } catch {
     // What API Gateway answers when the integration fails or times out.
-    return gatewayError(500, 'Internal Server Error');
+    return internalServerError();
   }
 }
 
+/** The whole body, or `too_large` (read to its end, kept no further) past `maxBytes`; rejects if the client goes away first. */
 export function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'too_large'> {
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = [];
@@ -305,6 +343,10 @@ export function readBody(request: IncomingMessage, maxBytes: number): Promise<Bu
     });
     request.on('end', () => resolveBody(tooLarge ? 'too_large' : Buffer.concat(chunks)));
     request.on('error', reject);
+    // A cut connection (or the server's request timeout) ends the request without 'end'.
+    request.on('close', () => {
+      if (!request.complete) reject(new Error('the request was not received in full'));
+    });
   });
 }
 

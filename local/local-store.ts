@@ -6,8 +6,8 @@ import { ensureTables, localTableNames, type TableNames } from './tables';
 export interface LocalStore {
   readonly engine: EngineName;
   readonly endpoint: string;
-  /** The engine's own process, when it has one (see LocalDynamoDb). */
-  readonly enginePid?: number;
+  /** The engine's own process now, when it has one (see LocalDynamoDb). */
+  readonly enginePid: number | undefined;
   readonly tableNames: TableNames;
   /** Process environment for functions using this store (same variables as in Lambda). */
   readonly environment: Record<string, string>;
@@ -39,7 +39,7 @@ export async function prepareTables(endpoint: string, prefix: string): Promise<T
   }
 }
 
-/** Starts the embedded DynamoDB and makes sure every table exists. */
+/** Starts the embedded DynamoDB (locking its data directory, if any) and makes sure every table exists. */
 export async function openLocalStore(options: LocalDynamoDbOptions & { tablePrefix?: string } = {}): Promise<LocalStore> {
   const db = await startLocalDynamoDb(options);
   try {
@@ -47,7 +47,9 @@ export async function openLocalStore(options: LocalDynamoDbOptions & { tablePref
     return {
       engine: db.engine,
       endpoint: db.endpoint,
-      ...(db.pid !== undefined ? { enginePid: db.pid } : {}),
+      get enginePid() {
+        return db.pid;
+      },
       tableNames,
       environment: storeEnvironment(db.endpoint, tableNames),
       stop: () => db.stop(),

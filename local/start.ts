@@ -1,29 +1,82 @@
 /**
- * `npm start`: the whole API on this machine. Embedded DynamoDB (data in PETSTORE_DATA_DIR), the
- * tables of lib/tables.ts, a dev API key, and the gateway emulation on 127.0.0.1:PORT.
+ * `npm start`: the whole service on this machine. Embedded DynamoDB (data in PETSTORE_DATA_DIR, locked
+ * while this runs, restarted if it dies), the tables of lib/tables.ts, a dev API key, the Cognito
+ * emulator behind the developer portal, and the gateway emulation on 127.0.0.1:PORT.
  */
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createDocumentClient } from '../lambda/shared/dynamodb-client';
 import { DynamoApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
 import { noteRunningCognito } from './account-lookup';
-import { startLocalAccounts } from './accounts';
+import { startLocalAccounts, type LocalAccounts } from './accounts';
 import { localCorsOrigins } from './cors';
-import { ensureDevKey } from './dev-key';
-import { readLiveEndpoint, removeEndpoint, writeEndpoint } from './endpoint-file';
+import { DEV_KEY_FILE, ensureDevKey, type DevKey } from './dev-key';
+import { removeEndpoint, writeEndpoint } from './endpoint-file';
 import { loadFunctions } from './functions';
-import { openLocalStore } from './local-store';
-import { startLocalApi } from './server';
+import { openLocalStore, type LocalStore } from './local-store';
+import { currentParentPid, isAlive } from './processes';
+import { startLocalApi, type LocalApi } from './server';
+import { throttleFromEnvironment } from './throttle';
+
+const PARENT_POLL_MS = 500;
+
+/** The key is printed once, where it was created or read from disk; a key given in the environment is never echoed. */
+function printDevKey(devKey: DevKey, dataDir: string, petsBaseUrl: string): void {
+  if (devKey.source === 'PETSTORE_DEV_API_KEY') {
+    console.log('Dev API key: the one in PETSTORE_DEV_API_KEY');
+    console.log(`Try: curl -H "Authorization: Bearer $PETSTORE_DEV_API_KEY" ${petsBaseUrl}/pets`);
+    return;
+  }
+  console.log(`Dev API key (${devKey.source}): ${devKey.key}`);
+  console.log(`Try: curl -H "Authorization: Bearer $(cat ${join(dataDir, DEV_KEY_FILE)})" ${petsBaseUrl}/pets`);
+}
 
 async function main(): Promise<void> {
   const dataDir = resolve(process.env.PETSTORE_DATA_DIR ?? '.petstore');
   const port = Number(process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a TCP port number, got ${process.env.PORT}`);
+  const throttle = throttleFromEnvironment();
   const corsOrigins = localCorsOrigins(process.env.PETSTORE_CORS_ORIGINS);
-  mkdirSync(dataDir, { recursive: true });
-  if (readLiveEndpoint(dataDir)) throw new Error(`another local server is already using ${dataDir}; stop it or set PETSTORE_DATA_DIR`);
 
-  const store = await openLocalStore({ dataDir });
+  // Filled in as they start: a signal may come at any point of the start-up.
+  const running: { store?: LocalStore; accounts?: LocalAccounts; api?: LocalApi } = {};
+  let stopping = false;
+  const stop = (reason: string, exitCode: number): void => {
+    if (stopping) {
+      console.log(`${reason}: stopping now, without waiting`);
+      process.exit(exitCode === 0 ? 1 : exitCode);
+    }
+    stopping = true;
+    console.log(`${reason}: finishing in-flight requests and stopping`);
+    void (async () => {
+      await running.api?.close();
+      if (running.api) removeEndpoint(dataDir);
+      await running.accounts?.stop();
+      await running.store?.stop();
+    })().then(
+      () => process.exit(exitCode),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT', 0));
+  process.on('SIGTERM', () => stop('SIGTERM', 0));
+  // For supervisors and tests: end with the process that started this one, even if it was killed.
+  if (process.env.PETSTORE_EXIT_WITH_PARENT === '1') {
+    const parent = process.ppid;
+    setInterval(() => {
+      if ((currentParentPid() ?? parent) !== parent || !isAlive(parent)) stop(`parent process ${parent} ended`, 0);
+    }, PARENT_POLL_MS).unref();
+  }
+
+  const store = await openLocalStore({
+    dataDir,
+    owner: 'npm start',
+    log: (line) => console.log(line),
+    supervise: { onGiveUp: () => stop('the database engine cannot be kept running', 1) },
+  });
+  running.store = store;
   Object.assign(process.env, store.environment);
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   console.log(
@@ -39,6 +92,7 @@ async function main(): Promise<void> {
     dataDir,
     onCode: (email, code) => console.log(`Confirmation code for ${email}: ${code}`),
   });
+  running.accounts = accounts;
   Object.assign(process.env, accounts.environment);
   noteRunningCognito(dataDir, accounts.cognito.endpoint, accounts.cognito.userPoolId);
 
@@ -48,39 +102,24 @@ async function main(): Promise<void> {
     portal: accounts.portal,
     port,
     ...(corsOrigins ? { corsOrigins } : {}),
+    ...(throttle ? { throttle } : {}),
     onResponse: ({ method, path, status, ms }) => console.log(`${method} ${path} ${status} ${ms.toFixed(1)} ms`),
   });
+  running.api = api;
   writeEndpoint(dataDir, store.endpoint);
 
   if (devKey.replaced) console.log(`${devKey.replaced}: issued a new dev key.`);
-  console.log(`Dev API key (${devKey.source}): ${devKey.key}`);
+  printDevKey(devKey, dataDir, api.petsBaseUrl);
+  console.log(
+    throttle
+      ? `Throttle: ${throttle.rateLimit} requests/s, bursts of ${throttle.burstLimit}, per API, as the deployed stage (PETSTORE_THROTTLE=off turns it off)`
+      : 'Throttle: off',
+  );
   console.log(`Messages base URL: ${api.origin}`);
   console.log(`Pets base URL: ${api.petsBaseUrl}`);
   if (corsOrigins) console.log(`CORS: browsers may call from ${corsOrigins.join(', ')}`);
-  console.log(`Try: curl -H 'Authorization: Bearer ${devKey.key}' ${api.petsBaseUrl}/pets`);
   console.log(`Developer portal (sign up, get your own key): ${api.origin}/portal/`);
   console.log(`Account base URL: ${api.origin} (Cognito emulator at ${accounts.cognito.endpoint})`);
-
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal}: finishing in-flight requests and stopping`);
-    void api
-      .close()
-      .then(() => accounts.stop())
-      .then(() => store.stop())
-      .then(() => removeEndpoint(dataDir))
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error(error);
-          process.exit(1);
-        },
-      );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 main().catch((error: unknown) => {

@@ -182,9 +182,10 @@ Any method or path not listed here answers 404 \`not_found\` (401 without a vali
 whose existence the interface mentions without defining it.
 
 **Answers from API Gateway itself.** A few answers come from the gateway, not the service, with the gateway's own body
-\`{"message": …}\` (schema \`GatewayError\`) and none of the service's headers: 429 \`Too Many Requests\` when the stage is
-throttled, 413 \`Request Entity Too Large\` for a body over 10 MB (6 MB for Lambda), 500 \`Internal Server Error\` when a
-function fails. Each operation documents them next to the service's own answers.
+\`{"message": …}\` (schema \`GatewayError\`), no \`Content-Type\` and none of the service's headers: 429 \`Too Many Requests\`
+when the stage is throttled, 413 \`Request Entity Too Large\` for a body over 10 MB (or an event over Lambda's 6 MB), 500
+\`Internal Server Error\` when a function fails or times out. Each operation documents them next to the service's own answers
+(under \`application/json\`, which OpenAPI needs to describe a body).
 
 **Pagination.** \`GET /pets\` answers at most \`limit\` animals (${LIST_LIMIT_MIN}–${LIST_LIMIT_MAX}, default ${LIST_LIMIT_DEFAULT}); when more follow, the
 \`Link: <…>; rel="next"\` header gives the next page, with an opaque \`cursor\`.

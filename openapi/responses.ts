@@ -71,12 +71,15 @@ const REASONS: Record<number, string> = {
 
 /**
  * Answers API Gateway (or Lambda behind it) gives by itself, with its own `{"message"}` body, no
- * `Cache-Control` and none of the operation's headers. The local server answers them the same way.
+ * Content-Type, no `Cache-Control` and none of the operation's headers. The local server answers them
+ * the same way (local/gateway.ts).
  */
 export const GATEWAY_ANSWERS = {
   413: {
     message: 'Request Entity Too Large',
-    when: 'API Gateway refuses a body over its 10 MB limit, and Lambda one over its 6 MB synchronous invocation limit, before the function runs.',
+    when:
+      'API Gateway refuses a body over its 10 MB limit, and Lambda an event over its 6 MB synchronous invocation limit (a binary ' +
+      'body counts base64-encoded), before the function runs.',
   },
   429: {
     message: 'Too Many Requests',

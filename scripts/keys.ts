@@ -24,7 +24,8 @@ import {
   type AwsTargetOptions,
 } from './aws-target';
 import { readLiveEndpoint } from '../local/endpoint-file';
-import { LOCAL_TABLE_PREFIX, openLocalStore, storeEnvironment } from '../local/local-store';
+import { DataDirBusyError } from '../local/data-dir-lock';
+import { LOCAL_TABLE_PREFIX, openLocalStore, storeEnvironment, type LocalStore } from '../local/local-store';
 import { localTableNames } from '../local/tables';
 
 const USAGE = `Usage: npm run keys -- <command> [options]
@@ -82,11 +83,31 @@ async function deployedTarget(stage: StageName, options: AwsTargetOptions): Prom
   };
 }
 
+/** How long the keys CLI waits for a data directory that is busy (a server still starting, another command). */
+const BUSY_WAIT_MS = 30_000;
+
+/**
+ * The engine of a running `npm start` when there is one; otherwise the store opened (and locked) for
+ * this command alone. A server that is still starting holds the lock before it writes its endpoint,
+ * so a busy directory is waited for a while rather than refused at once.
+ */
+async function localStore(dataDir: string): Promise<{ endpoint: string; store?: LocalStore }> {
+  const deadline = Date.now() + BUSY_WAIT_MS;
+  for (;;) {
+    const running = readLiveEndpoint(dataDir);
+    if (running) return { endpoint: running };
+    try {
+      const store = await openLocalStore({ dataDir, owner: 'npm run keys' });
+      return { endpoint: store.endpoint, store };
+    } catch (error) {
+      if (!(error instanceof DataDirBusyError) || Date.now() > deadline) throw error;
+      await new Promise((wake) => setTimeout(wake, 250));
+    }
+  }
+}
+
 async function localTarget(dataDir: string): Promise<Target> {
-  // Reuse the engine of a running `npm start`; otherwise open the store ourselves for this command.
-  const running = readLiveEndpoint(dataDir);
-  const store = running ? undefined : await openLocalStore({ dataDir });
-  const endpoint = running ?? (store as { endpoint: string }).endpoint;
+  const { endpoint, store } = await localStore(dataDir);
   const tableNames = store?.tableNames ?? localTableNames(LOCAL_TABLE_PREFIX);
   // The local engines accept any credentials, but the SDK needs some to sign with.
   Object.assign(process.env, storeEnvironment(endpoint, tableNames));
@@ -96,7 +117,7 @@ async function localTarget(dataDir: string): Promise<Target> {
     keys,
     accountKeys: new DynamoAccountKeys(db, keys, tableNames.accounts),
     accountOf: (email) => localAccountOfEmail(dataDir, email),
-    where: `${running ? 'running local server, ' : 'local store, '}${dataDir}`,
+    where: `${store ? 'local store, ' : 'running local server, '}${dataDir}`,
     close: async () => {
       db.destroy();
       await store?.stop();

@@ -16,6 +16,12 @@ const JSON_HEADERS = {
 function answer(status: number, body: unknown, headers: Record<string, string> = {}): ContractAnswer {
   return { status, headers: new Headers({ ...JSON_HEADERS, ...headers }), text: typeof body === 'string' ? body : JSON.stringify(body) };
 }
+/** As API Gateway answers by itself: no Content-Type, none of the service's headers. */
+const gatewayReply = (status: number, message: string): ContractAnswer => ({
+  status,
+  headers: new Headers({ 'apigw-requestid': 'WEx2KrOF2tJSO4KJ', 'content-length': '30', date: JSON_HEADERS.date }),
+  text: JSON.stringify({ message }),
+});
 const problems = (method: string, path: string, reply: ContractAnswer): string[] =>
   contractViolations({ method, url: `${ORIGIN}${path}` }, reply).problems;
 const error = (status: number, code: string) => ({ code, message: 'something', status });
@@ -33,6 +39,9 @@ describe('answers the document allows', () => {
     ['GET', '/v1/pets', answer(401, error(401, 'unauthorized'), { 'www-authenticate': 'Bearer realm="petstore"' })],
     ['GET', '/v1/pets', answer(503, error(503, 'service_unavailable'), { 'retry-after': '1' })],
     ['DELETE', '/v1/pets/1', answer(404, error(404, 'not_found'))],
+    ['GET', '/v1/pets', gatewayReply(429, 'Too Many Requests')],
+    ['POST', '/v1/pets', gatewayReply(413, 'Request Entity Too Large')],
+    ['POST', '/messages', gatewayReply(500, 'Internal Server Error')],
   ])('%s %s answering as documented', (method, path, reply) => {
     expect(problems(method, path, reply)).toEqual([]);
   });
@@ -91,6 +100,23 @@ describe('answers the document does not allow', () => {
     expect(problems('GET', '/v1/pets', answer(200, [], { 'content-type': 'text/html' }))).toEqual([
       expect.stringMatching(/Content-Type text\/html is not documented/),
     ]);
+  });
+
+  test("an answer without Content-Type, unless it is API Gateway's own body where the document lists it", () => {
+    const withoutType = (reply: ContractAnswer): ContractAnswer => {
+      const headers = new Headers(reply.headers);
+      headers.delete('content-type');
+      return { ...reply, headers };
+    };
+    expect(problems('GET', '/v1/pets', withoutType(answer(400, error(400, 'invalid_request'))))).toEqual([
+      expect.stringMatching(/Content-Type \(none\) is not documented/),
+    ]);
+    expect(problems('GET', '/v1/pets', withoutType(answer(429, error(429, 'throttled'))))).toContain(
+      'body (root) must NOT have additional properties',
+    );
+    expect(problems('GET', '/v1/pets', gatewayReply(400, 'Bad Request'))).toContain(
+      'Content-Type (none) is not documented (documented: application/json)',
+    );
   });
 
   test('anything but 401 or 404 from a route the document does not list', () => {

@@ -179,10 +179,24 @@ function headerProblems(documented: Response['headers'], actual: Headers, docume
   return problems;
 }
 
+const GATEWAY_ERROR: JsonSchema = { $ref: '#/components/schemas/GatewayError' };
+
+/**
+ * API Gateway's own answers (`GatewayError`) come without a Content-Type. OpenAPI cannot say "no media
+ * type", so the document lists them under application/json; an answer without one is accepted only
+ * where that body is documented, and must then be exactly that body.
+ */
+function gatewayErrorDocumented(documented: NonNullable<Response['content']>): boolean {
+  const schema = documented['application/json']?.schema;
+  const branches = schema?.oneOf ?? [schema];
+  return branches.some((branch) => branch?.$ref === GATEWAY_ERROR.$ref);
+}
+
 function bodyProblems(documented: Response['content'], answer: ContractAnswer, document: OpenApiDocument): string[] {
   const mediaType = answer.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   if (!documented) return answer.text === '' ? [] : ['a body was sent where none is documented'];
-  const media = mediaType === undefined ? undefined : documented[mediaType];
+  const media =
+    mediaType === undefined ? (gatewayErrorDocumented(documented) ? { schema: GATEWAY_ERROR } : undefined) : documented[mediaType];
   if (!media) return [`Content-Type ${mediaType ?? '(none)'} is not documented (documented: ${Object.keys(documented).join(', ')})`];
   let body: unknown;
   try {

@@ -4,12 +4,15 @@
  */
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import type { GatewayFunctions, LambdaFunction } from '../../local/functions';
+import { LAMBDA_MAX_SYNC_PAYLOAD_BYTES } from '../../local/gateway';
 import { startLocalApi, type LocalApi } from '../../local/server';
+import { contractViolations } from '../contract/openapi-contract';
 import { rawRequest } from '../support/raw-http';
 
 type Event = APIGatewayProxyEventV2WithLambdaAuthorizer<Record<string, unknown>>;
 
 let api: LocalApi;
+let functions: GatewayFunctions;
 const seen: { authorizer: APIGatewayRequestAuthorizerEventV2[]; handler: Event[] } = { authorizer: [], handler: [] };
 let authorizerAnswer: unknown = { isAuthorized: true, context: { authenticated: true, accountId: 'a1', keyId: 'k1' } };
 let handlerAnswer: unknown = { statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{}' };
@@ -20,7 +23,7 @@ const recordingHandler: LambdaFunction = (event) => {
 };
 
 beforeAll(async () => {
-  const functions: GatewayFunctions = {
+  functions = {
     authorizer: (event) => {
       seen.authorizer.push(event as APIGatewayRequestAuthorizerEventV2);
       return authorizerAnswer instanceof Error ? Promise.reject(authorizerAnswer) : Promise.resolve(authorizerAnswer);
@@ -65,7 +68,7 @@ describe('events the gateway builds (payload 2.0)', () => {
   test('header names are lower-cased and repeated headers joined with commas; cookies are split out', async () => {
     await rawRequest(api.origin, [
       'GET /v1/pets HTTP/1.1',
-      'Host: example.test',
+      `Host: localhost:${api.port}`,
       'X-Custom: one',
       'x-custom: two',
       'Cookie: a=1; b=2',
@@ -74,7 +77,7 @@ describe('events the gateway builds (payload 2.0)', () => {
     const event = seen.handler[0] as Event;
     expect(event.headers['x-custom']).toBe('one,two');
     expect(event.headers.authorization).toBe('Bearer k');
-    expect(event.headers.host).toBe('example.test');
+    expect(event.headers.host).toBe(`localhost:${api.port}`);
     expect(event.headers.cookie).toBeUndefined();
     expect(event.cookies).toEqual(['a=1', 'b=2']);
     expect(event.headers['x-forwarded-proto']).toBe('http');
@@ -155,24 +158,101 @@ describe('results the gateway writes back', () => {
     expect(seen.handler).toHaveLength(0);
   });
 
-  test('a failing authorizer or function answers 500 {"message":"Internal Server Error"}', async () => {
+  test('a failing authorizer or function answers 500 {"message":"Internal Server Error"}, as API Gateway does', async () => {
     authorizerAnswer = new Error('boom');
-    expect((await fetch(`${api.petsBaseUrl}/pets`)).status).toBe(500);
+    await expectGatewayAnswer('GET', `${api.petsBaseUrl}/pets`, await fetch(`${api.petsBaseUrl}/pets`), 500, 'Internal Server Error');
     authorizerAnswer = { isAuthorized: true, context: {} };
     handlerAnswer = new Error('boom');
-    const response = await fetch(`${api.petsBaseUrl}/pets`);
-    expect(response.status).toBe(500);
-    expect(await response.json()).toEqual({ message: 'Internal Server Error' });
+    await expectGatewayAnswer('GET', `${api.petsBaseUrl}/pets`, await fetch(`${api.petsBaseUrl}/pets`), 500, 'Internal Server Error');
   });
+});
 
-  test('a body over the 10 MB gateway limit answers 413 with the spec Error body', async () => {
-    const response = await fetch(`${api.petsBaseUrl}/pets`, {
+/**
+ * API Gateway's own answers: `{"message": …}`, no Content-Type, an `apigw-requestid`, none of the
+ * service's headers; each must be an answer docs/openapi.json documents for the operation (GatewayError).
+ */
+async function expectGatewayAnswer(method: string, url: string, response: Response, status: number, message: string): Promise<void> {
+  const text = await response.text();
+  expect({ status: response.status, body: JSON.parse(text) as unknown }).toEqual({ status, body: { message } });
+  expect(response.headers.get('content-type')).toBeNull();
+  expect(response.headers.get('cache-control')).toBeNull();
+  expect(response.headers.get('apigw-requestid')).toEqual(expect.any(String));
+  expect(contractViolations({ method, url }, { status: response.status, headers: response.headers, text }).problems).toEqual([]);
+}
+
+describe('answers API Gateway and Lambda give by themselves', () => {
+  test('a body over the 10 MB gateway limit answers 413 {"message":"Request Entity Too Large"} without running anything', async () => {
+    const url = `${api.petsBaseUrl}/pets`;
+    const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: 'x'.repeat(10 * 1024 * 1024 + 1),
     });
-    expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ code: 'payload_too_large', message: expect.any(String), status: 413 });
+    await expectGatewayAnswer('POST', url, response, 413, 'Request Entity Too Large');
+    expect(seen.authorizer).toHaveLength(0);
     expect(seen.handler).toHaveLength(0);
   });
+
+  test("a body under 10 MB whose event exceeds Lambda's 6 MB payload limit answers 413 after the authorizer, without running the function", async () => {
+    const url = `${origin()}/messages`;
+    // 4.55 MiB of bytes travel base64-encoded: over 6 MiB of event.
+    const binary = new Uint8Array(Math.ceil((LAMBDA_MAX_SYNC_PAYLOAD_BYTES * 3) / 4) + 50_000);
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: binary });
+    await expectGatewayAnswer('POST', url, response, 413, 'Request Entity Too Large');
+    expect(seen.authorizer).toHaveLength(1);
+    expect(seen.handler).toHaveLength(0);
+    // Escapes count too: 1.1 M control characters are 6.6 MB of JSON in the event.
+    const escaped = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '\u0001'.repeat(1_100_000) });
+    await expectGatewayAnswer('POST', url, escaped, 413, 'Request Entity Too Large');
+    expect(seen.handler).toHaveLength(0);
+  });
+
+  test('a body whose event stays under the Lambda limit reaches the function', async () => {
+    const binary = new Uint8Array(Math.floor((LAMBDA_MAX_SYNC_PAYLOAD_BYTES * 3) / 4) - 100_000);
+    const response = await fetch(`${origin()}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: binary,
+    });
+    expect(response.status).toBe(200);
+    expect(seen.handler).toHaveLength(1);
+  });
+
+  test('a function that outlives its timeout answers 500 {"message":"Internal Server Error"}', async () => {
+    const slow = await startLocalApi({
+      functions: { ...functions, operations: new Map([['listPets', () => new Promise(() => undefined)]]) },
+      functionTimeoutMs: 300,
+    });
+    try {
+      const url = `${slow.petsBaseUrl}/pets`;
+      const started = performance.now();
+      await expectGatewayAnswer('GET', url, await fetch(url), 500, 'Internal Server Error');
+      expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test('over the stage\'s rate and burst an API answers 429 {"message":"Too Many Requests"} before the authorizer; each API has its own bucket', async () => {
+    const throttled = await startLocalApi({ functions, throttle: { rateLimit: 2, burstLimit: 3 } });
+    try {
+      const pets = `${throttled.petsBaseUrl}/pets`;
+      const statuses = [];
+      for (let index = 0; index < 4; index++) statuses.push((await fetch(pets)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      await expectGatewayAnswer('GET', pets, await fetch(pets), 429, 'Too Many Requests');
+      expect(seen.authorizer).toHaveLength(3);
+      // The messages API (and an unknown path outside /v1, its $default) draws on its own bucket.
+      expect((await fetch(`${throttled.origin}/messages`, { method: 'POST' })).status).toBe(200);
+      expect((await fetch(`${throttled.origin}/nowhere`)).status).toBe(200);
+      // The bucket refills at the rate limit: one token every 500 ms.
+      await new Promise((wake) => setTimeout(wake, 600));
+      expect((await fetch(pets)).status).toBe(200);
+      expect((await fetch(pets)).status).toBe(429);
+    } finally {
+      await throttled.close();
+    }
+  });
 });
+
+const origin = (): string => api.origin;

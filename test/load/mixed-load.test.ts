@@ -15,7 +15,7 @@ import { issueApiKey } from '../../lambda/shared/api-keys';
 import { createDocumentClient } from '../../lambda/shared/dynamodb-client';
 import { LOCAL_TABLE_PREFIX, storeEnvironment } from '../../local/local-store';
 import { localTableNames } from '../../local/tables';
-import { startLocalServerProcess } from '../support/local-process';
+import { killLeftoverServers, startLocalServerProcess } from '../support/local-process';
 
 const SECONDS = Number(process.env.PETSTORE_LOAD_SECONDS ?? 10);
 const WARM_UP_SECONDS = Math.min(10, Math.ceil(SECONDS / 4));
@@ -24,7 +24,12 @@ const CONNECTIONS = 32;
 const dataDir = mkdtempSync(join(tmpdir(), 'petstore-load-'));
 const key = issueApiKey({ accountId: 'acct_load' }).key;
 const tables = localTableNames(LOCAL_TABLE_PREFIX);
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(async () => {
+  await killLeftoverServers();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+// The load generator measures the server, not the emulated stage throttle (which would answer 429).
+const serverEnvironment = { PETSTORE_DATA_DIR: dataDir, PETSTORE_DEV_API_KEY: key, PETSTORE_THROTTLE: 'off' };
 
 const rssMegabytes = (pid: number): number => {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -50,7 +55,7 @@ const checks = `no 5xx, no lost or extra writes,${SECONDS >= MEMORY_CHECK_MIN_SE
 test(
   `${SECONDS} s of mixed traffic at ${CONNECTIONS} connections: ${checks}`,
   async () => {
-    const server = await startLocalServerProcess({ PETSTORE_DATA_DIR: dataDir, PETSTORE_DEV_API_KEY: key });
+    const server = await startLocalServerProcess(serverEnvironment);
     const pid = server.child.pid as number;
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const seed = await fetch(`${server.petsBaseUrl}/pets`, { method: 'POST', headers, body: '{"name":"seed","categoryId":1}' });
@@ -174,7 +179,7 @@ test(
     expectDurable(messagesBefore, acked.messages, sent.messages);
 
     expect(await server.stop()).toBe(0);
-    const again = await startLocalServerProcess({ PETSTORE_DATA_DIR: dataDir, PETSTORE_DEV_API_KEY: key });
+    const again = await startLocalServerProcess(serverEnvironment);
     try {
       expect(await storedPetNames()).toEqual(petsBefore);
       expect(await storedMessages()).toEqual(messagesBefore);

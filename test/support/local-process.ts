@@ -11,33 +11,75 @@ export interface LocalServerProcess {
   output(): string;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
+  /** Resolves with the exit code once the process has ended (however it ended). */
+  readonly exited: Promise<number | null>;
+}
+
+/** Every server this test process started and has not seen end: killed when the test file ends. */
+const running = new Set<ChildProcessWithoutNullStreams>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** Kills whatever server a test left running (also after a failed test); for `afterAll`. */
+export async function killLeftoverServers(): Promise<void> {
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((gone) => {
+          child.once('exit', () => gone());
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+}
+
+/** Starts `local/start.ts` and collects its output; the process ends by itself if this one dies (PETSTORE_EXIT_WITH_PARENT). */
+export function spawnLocalServer(env: Record<string, string>): {
+  child: ChildProcessWithoutNullStreams;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, PORT: '0', PETSTORE_EXIT_WITH_PARENT: '1', ...env },
+  });
+  running.add(child);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((done) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      done(code);
+    }),
+  );
+  return { child, output: () => output, exited };
 }
 
 export async function startLocalServerProcess(env: Record<string, string>): Promise<LocalServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, PORT: '0', ...env },
-  });
-  let output = '';
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const { child, output, exited } = spawnLocalServer(env);
   const petsBaseUrl = await new Promise<string>((ready, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no pets base URL printed:\n${output}`)), 60_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Pets base URL: (http:\/\/127\.0\.0\.1:\d+\/v1)\n/.exec(output);
+    const timer = setTimeout(() => fail(new Error(`no pets base URL printed:\n${output()}`)), 60_000);
+    const look = (): void => {
+      const match = /Pets base URL: (http:\/\/127\.0\.0\.1:\d+\/v1)\n/.exec(output());
       if (match?.[1]) {
         clearTimeout(timer);
         ready(match[1]);
       }
+    };
+    child.stdout.on('data', look);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`the local server exited with ${code}:\n${output()}`));
     });
-    void exited.then((code) => fail(new Error(`the local server exited with ${code}:\n${output}`)));
   });
   return {
     child,
     petsBaseUrl,
     origin: petsBaseUrl.replace(/\/v1$/, ''),
-    output: () => output,
+    output,
+    exited,
     stop: async () => {
       child.kill('SIGTERM');
       return exited;

@@ -72,8 +72,9 @@ const freshAuthorizer: LambdaFunction = async (event, context) => {
 /** The local server (real gateway emulation, authorizer and handlers) on fresh tables. */
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   const { tableNames, endpoint } = await freshTables(options.endpoint);
-  Object.assign(process.env, options.functionEnvironment);
+  // The test's own client first: the functions' environment (e.g. short DynamoDB timeouts) is theirs only.
   const db = testDocumentClient(endpoint);
+  Object.assign(process.env, options.functionEnvironment);
   const keys = new DynamoApiKeyRepository(db, tableNames.apiKeys);
   // Loaded only when asked for: the emulator's modules take a while to load.
   const accounts = options.accounts ? await (await import('../../local/accounts')).startLocalAccounts() : undefined;
