@@ -245,10 +245,29 @@ describe('answers API Gateway and Lambda give by themselves', () => {
       // The messages API (and an unknown path outside /v1, its $default) draws on its own bucket.
       expect((await fetch(`${throttled.origin}/messages`, { method: 'POST' })).status).toBe(200);
       expect((await fetch(`${throttled.origin}/nowhere`)).status).toBe(200);
+      // So does the account API (here without its identity provider: the gateway's 500, not 429).
+      for (let index = 0; index < 3; index++) expect((await fetch(`${throttled.origin}/account/keys`)).status).toBe(500);
       // The bucket refills at the rate limit: one token every 500 ms.
       await new Promise((wake) => setTimeout(wake, 600));
       expect((await fetch(pets)).status).toBe(200);
       expect((await fetch(pets)).status).toBe(429);
+    } finally {
+      await throttled.close();
+    }
+  });
+
+  test("a browser on a configured origin can read the throttle's 429: the gateway's own answers carry the CORS headers too", async () => {
+    const origin = 'https://app.example.com';
+    const throttled = await startLocalApi({ functions, corsOrigins: [origin], throttle: { rateLimit: 1, burstLimit: 1 } });
+    try {
+      const pets = `${throttled.petsBaseUrl}/pets`;
+      expect((await fetch(pets, { headers: { origin } })).status).toBe(200);
+      const refused = await fetch(pets, { headers: { origin } });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(
+        (await fetch(pets, { headers: { origin: 'https://elsewhere.example' } })).headers.get('access-control-allow-origin'),
+      ).toBeNull();
     } finally {
       await throttled.close();
     }
