@@ -5,7 +5,7 @@
  * HTTP tests use, so a stage that answers something the document does not allow fails here.
  */
 import { randomUUID } from 'node:crypto';
-import { contractViolations } from '../../test/contract/openapi-contract';
+import { contractViolations, readAnswer, type ReadAnswer } from '../../test/contract/openapi-contract';
 
 export interface SmokeTarget {
   readonly petsBaseUrl: string;
@@ -26,12 +26,7 @@ export interface CheckResult {
   readonly detail?: string;
 }
 
-interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  readonly json: unknown;
-}
+type Answer = ReadAnswer;
 
 /** What a run stored on the stage, so the report can say so. */
 export interface Created {
@@ -64,15 +59,9 @@ async function send(
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
-  const response = await fetch(url, { method, headers, ...(options.body === undefined ? {} : { body: options.body }), redirect: 'manual' });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  const answer = { status: response.status, headers: response.headers, text, json };
+  const answer = await readAnswer(
+    await fetch(url, { method, headers, ...(options.body === undefined ? {} : { body: options.body }), redirect: 'manual' }),
+  );
   if (options.contract !== false) {
     const { problems } = contractViolations({ method, url }, answer);
     check(

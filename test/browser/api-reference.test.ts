@@ -2,12 +2,11 @@
  * GET /docs in a real browser (test/support/chromium.ts). Screenshots land in test-artifacts/.
  */
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { OPERATIONS } from '../../openapi/operations';
 import { ROUTES } from '../../lib/routes';
-import { browserTestOf, useBrowserAndApi } from '../support/chromium';
+import { ARTIFACTS, browserTestOf, useBrowserAndApi } from '../support/chromium';
 
-const ARTIFACTS = resolve(__dirname, '../../test-artifacts');
 const { browserTest, skipNote } = browserTestOf('the API reference browser test');
 
 const session = useBrowserAndApi();

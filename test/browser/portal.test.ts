@@ -8,59 +8,21 @@
  * is a fresh instance (test API option `freshAuthorizer`), so the revoked key is refused at once
  * instead of within the cache window the page announces.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { startTestApi, type TestApi } from '../support/test-api';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { ARTIFACTS, browserTestOf, useBrowserAndApi } from '../support/chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = resolve(__dirname, '../../test-artifacts');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-const chromiumInstalled = existsSync(CHROMIUM);
-if (!chromiumInstalled)
-  console.warn(`SKIPPED: the portal browser test needs Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does it).`);
-const browserTest = chromiumInstalled ? test : test.skip;
-const skipNote = chromiumInstalled ? '' : ` [SKIPPED: no Chromium at ${CHROMIUM}]`;
-
-let api: TestApi;
-let profile: string;
-let browser: BrowserContext;
-beforeAll(async () => {
-  if (!chromiumInstalled) return;
-  api = await startTestApi({ accounts: true, freshAuthorizer: true });
-  profile = mkdtempSync(join(tmpdir(), 'petstore-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 900 },
-    permissions: ['clipboard-read', 'clipboard-write'],
-  });
-  mkdirSync(ARTIFACTS, { recursive: true });
-}, 60_000);
-afterAll(async () => {
-  if (!chromiumInstalled) return;
-  await browser.close();
-  rmSync(profile, { recursive: true, force: true });
-  await api.close();
-});
+const { browserTest, skipNote } = browserTestOf('the portal browser test');
+const session = useBrowserAndApi(() => ({ accounts: true, freshAuthorizer: true }), ['clipboard-read', 'clipboard-write']);
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `portal-${name}.png`), fullPage: true });
 
 browserTest(
   `a new user signs up, confirms, signs in, creates, copies, uses and revokes a key, and deletes the account, loading nothing from outside the local servers${skipNote}`,
   async () => {
+    const { api, browser } = session();
+    mkdirSync(ARTIFACTS, { recursive: true });
     const cognito = api.accounts?.cognito;
     if (!cognito) throw new Error('the test API runs without accounts');
     const page = browser.pages()[0] ?? (await browser.newPage());

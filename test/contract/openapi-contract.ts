@@ -25,6 +25,22 @@ export interface ContractAnswer {
   readonly text: string;
 }
 
+/** An answer read whole, with its body parsed when it is JSON (`undefined` when it is not). */
+export interface ReadAnswer extends ContractAnswer {
+  readonly json: unknown;
+}
+
+export async function readAnswer(response: globalThis.Response): Promise<ReadAnswer> {
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
 /** Set by Node's HTTP stack and API Gateway on every answer, not by the API; Content-Type is checked apart. */
 const TRANSPORT_HEADERS = new Set([
   'content-type',

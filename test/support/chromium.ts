@@ -5,11 +5,13 @@
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { startTestApi, type TestApi, type TestApiOptions } from './test-api';
 
 const CHROMIUM = '/usr/bin/chromium';
+/** Where the browser tests leave their screenshots (git-ignored). */
+export const ARTIFACTS = resolve(__dirname, '../../test-artifacts');
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -35,13 +37,14 @@ export interface Browser {
 }
 
 /** A persistent context on a fresh directory: the browser starts with a clean --user-data-dir. */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(permissions: readonly string[] = []): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'petstore-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: CHROMIUM_ARGS,
     viewport: { width: 1280, height: 900 },
+    permissions: [...permissions],
   });
   return {
     context,
@@ -60,14 +63,14 @@ export interface BrowserSession {
 /**
  * A test file's preamble: the local API (on fresh tables) and Chromium start before its tests, when
  * Chromium is installed, and stop after them. `options` is read then, so it may use what earlier
- * `beforeAll` hooks started.
+ * `beforeAll` hooks started. `permissions` are granted to every page (e.g. `clipboard-read`).
  */
-export function useBrowserAndApi(options: () => TestApiOptions = () => ({})): () => BrowserSession {
+export function useBrowserAndApi(options: () => TestApiOptions = () => ({}), permissions: readonly string[] = []): () => BrowserSession {
   let started: { api: TestApi; chromium: Browser } | undefined;
   beforeAll(async () => {
     if (!chromiumInstalled) return;
     const api = await startTestApi(options());
-    started = { api, chromium: await launchChromium() };
+    started = { api, chromium: await launchChromium(permissions) };
   }, 60_000);
   afterAll(async () => {
     await started?.chromium.close();

@@ -5,16 +5,10 @@ import type { LocalAccounts } from '../../local/accounts';
 import { loadFunctions, type GatewayFunctions, type LambdaFunction } from '../../local/functions';
 import { startLocalApi } from '../../local/server';
 import type { TableNames } from '../../local/tables';
-import { assertHonoursContract, writeContractCoverage } from '../contract/openapi-contract';
+import { assertHonoursContract, readAnswer, writeContractCoverage, type ReadAnswer } from '../contract/openapi-contract';
 import { freshTables, testDocumentClient } from './local-dynamodb';
 
-export interface ApiAnswer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  /** The parsed body (undefined when the body is not JSON). */
-  readonly json: unknown;
-}
+export type ApiAnswer = ReadAnswer;
 
 export interface CallOptions {
   /** API key sent as `Authorization: Bearer <key>`; `null` sends no Authorization header. */
@@ -107,15 +101,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       headers['content-type'] ??= 'application/json';
     }
     const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${api.origin}${pathOrUrl}`;
-    const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    const answer = { status: response.status, headers: response.headers, text, json };
+    const answer = await readAnswer(await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) }));
     // Every answer of every HTTP test must be one the OpenAPI documents allow, or the test fails.
     assertHonoursContract({ method, url }, answer);
     return answer;
