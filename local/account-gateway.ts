@@ -11,13 +11,10 @@ import type { GatewayFunctions } from './functions';
 import { gatewayAnswer, invoke, toGatewayResponse, type GatewayResponse } from './gateway';
 import type { JwtAuthorizer } from './jwt-authorizer';
 
-/** As API Gateway's own answers: no content type (local/gateway.ts gatewayAnswer). */
-const unauthorized = (challenge: string): GatewayResponse => ({
-  statusCode: 401,
-  headers: { 'www-authenticate': challenge },
-  cookies: [],
-  body: Buffer.from(JSON.stringify({ message: 'Unauthorized' })),
-});
+const unauthorized = (challenge: string): GatewayResponse => {
+  const answer = gatewayAnswer(401);
+  return { ...answer, headers: { ...answer.headers, 'www-authenticate': challenge } };
+};
 
 /** One account API request: the JWT check, then the route's function (or the account `$default` one). */
 export async function dispatchAccount(

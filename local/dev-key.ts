@@ -9,8 +9,6 @@ export const DEV_KEY_FILE = 'dev-api-key';
 export interface DevKey {
   readonly key: string;
   readonly source: 'PETSTORE_DEV_API_KEY' | 'data directory' | 'new';
-  /** Why a new key was issued although the data directory held one. */
-  readonly replaced?: string;
 }
 
 /**
@@ -31,8 +29,6 @@ export async function ensureDevKey(keys: ApiKeyRepository, dataDir: string, from
   } else {
     [key, source] = [issueApiKey({ accountId: DEV_ACCOUNT_ID }).key, 'new'];
   }
-  // A key of the format before checksums (pst_ + 43 characters) is refused everywhere now: replace it.
-  const replaced = source === 'new' && existsSync(file) ? `${file} held a key of an older format, which no longer works` : undefined;
   const existing = await keys.findByHash(hashApiKey(key));
   if (!existing) {
     await keys.create(issueApiKey({ accountId: DEV_ACCOUNT_ID, description: 'local development key', key }).record);
@@ -40,5 +36,5 @@ export async function ensureDevKey(keys: ApiKeyRepository, dataDir: string, from
     throw new Error(`the dev API key ${existing.keyId} was revoked; unset PETSTORE_DEV_API_KEY or delete ${file} to get a new one`);
   }
   if (source !== 'PETSTORE_DEV_API_KEY') writeFileSync(file, `${key}\n`, { mode: 0o600 });
-  return { key, source, ...(replaced ? { replaced } : {}) };
+  return { key, source };
 }

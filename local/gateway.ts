@@ -10,16 +10,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from '../lib/function-settings';
 import { ACCOUNT_BASE_PATH, ALL_ROUTES, PETS_BASE_PATH, type ApiName, type RouteDefinition } from '../lib/routes';
-import { GATEWAY_ANSWERS } from '../openapi/responses';
+import { GATEWAY_ANSWERS, LAMBDA_MAX_SYNC_PAYLOAD_BYTES, type GatewayAnswerStatus } from '../lib/gateway-answers';
 import type { GatewayFunctions, LambdaFunction } from './functions';
 
-/** API Gateway HTTP APIs accept request bodies up to 10 MB. */
-export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
-/**
- * Lambda's limit on a synchronous invocation's request payload: the event JSON, so a binary body
- * counts base64-encoded and every escaped character counts as its escape.
- */
-export const LAMBDA_MAX_SYNC_PAYLOAD_BYTES = 6 * 1024 * 1024;
 /** JSON escaping makes one UTF-16 unit of a string at most 6 bytes (`\u0000`); below this, no event is near the limit. */
 const EVENT_SIZE_CHECK_FROM_CHARS = Math.floor(LAMBDA_MAX_SYNC_PAYLOAD_BYTES / 6) - 64 * 1024;
 /** The Lambda timeout the stack configures, in the units timers take. */
@@ -257,11 +250,11 @@ export interface GatewayResponse {
  * An answer API Gateway gives by itself: `{"message": …}`, no content type (as captured from HTTP
  * APIs), none of the function's headers. The writer adds `apigw-requestid`, as API Gateway does.
  */
-export const gatewayAnswer = (statusCode: keyof typeof GATEWAY_ANSWERS | 403): GatewayResponse => ({
+export const gatewayAnswer = (statusCode: GatewayAnswerStatus): GatewayResponse => ({
   statusCode,
   headers: {},
   cookies: [],
-  body: Buffer.from(JSON.stringify({ message: statusCode === 403 ? 'Forbidden' : GATEWAY_ANSWERS[statusCode].message })),
+  body: Buffer.from(JSON.stringify({ message: GATEWAY_ANSWERS[statusCode].message })),
 });
 
 /** What API Gateway answers when a function (or the authorizer) fails, times out or answers nonsense. */

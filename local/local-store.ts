@@ -6,8 +6,10 @@ import { ensureTables, localTableNames, type TableNames } from './tables';
 export interface LocalStore {
   readonly engine: EngineName;
   readonly endpoint: string;
-  /** The engine's own process now, when it has one (see LocalDynamoDb). */
+  /** The engine's own process, when it has one (see LocalDynamoDb). */
   readonly enginePid: number | undefined;
+  /** Resolves, saying how, if the engine ends on its own. */
+  readonly died: Promise<string>;
   readonly tableNames: TableNames;
   /** Process environment for functions using this store (same variables as in Lambda). */
   readonly environment: Record<string, string>;
@@ -47,9 +49,8 @@ export async function openLocalStore(options: LocalDynamoDbOptions & { tablePref
     return {
       engine: db.engine,
       endpoint: db.endpoint,
-      get enginePid() {
-        return db.pid;
-      },
+      enginePid: db.pid,
+      died: db.died,
       tableNames,
       environment: storeEnvironment(db.endpoint, tableNames),
       stop: () => db.stop(),

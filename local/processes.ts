@@ -1,11 +1,10 @@
 /**
- * What the local server needs to know about other processes: whether one is alive, whether it is the
- * same process as before (a pid can be reused), and its command line. Linux answers from /proc;
- * elsewhere `ps` answers what it can, and what it cannot is `undefined` (callers then do nothing
- * destructive).
+ * What the data directory's lock needs to know about another process: whether it is alive, and whether
+ * it is the same process as before (a pid can be reused). Linux answers from /proc; elsewhere `ps`
+ * answers what it can, and what it cannot is `undefined` (the lock then trusts liveness alone).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 const HAS_PROC = existsSync('/proc/self/stat');
 
@@ -45,42 +44,4 @@ export function startTimeOf(pid: number): string | undefined {
 export function currentParentPid(): number | undefined {
   const ppid = HAS_PROC ? statFields('self')?.[1] : undefined;
   return ppid === undefined ? undefined : Number(ppid);
-}
-
-export interface ProcessInfo {
-  readonly pid: number;
-  /** argv, exactly where /proc tells; elsewhere `ps`'s space-joined command split on spaces. */
-  readonly argv: readonly string[];
-}
-
-/** Every process this user can see, with its command line. */
-export function listProcesses(): ProcessInfo[] {
-  if (HAS_PROC) {
-    return readdirSync('/proc')
-      .filter((name) => /^\d+$/.test(name))
-      .flatMap((name) => {
-        try {
-          const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').slice(0, -1);
-          return argv.length > 0 ? [{ pid: Number(name), argv }] : [];
-        } catch {
-          return []; // ended meanwhile, or not ours to read
-        }
-      });
-  }
-  const result = spawnSync('ps', ['-axww', '-o', 'pid=,command='], { encoding: 'utf8' });
-  if (result.status !== 0) return [];
-  return result.stdout.split('\n').flatMap((line) => {
-    const match = /^\s*(\d+)\s+(.*)$/.exec(line);
-    return match?.[1] && match[2] ? [{ pid: Number(match[1]), argv: match[2].split(' ') }] : [];
-  });
-}
-
-/** Resolves once the process is gone, or with `false` after `timeoutMs`. */
-export async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (isAlive(pid)) {
-    if (Date.now() > deadline) return false;
-    await new Promise((wake) => setTimeout(wake, 50));
-  }
-  return true;
 }

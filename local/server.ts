@@ -2,26 +2,24 @@
  * The local HTTP server: the three APIs on one origin (messages at `/`, pets at `/v1`, account at
  * `/account`), through the gateway emulation of local/gateway.ts. Every request passes, in order:
  *
- *  1. the HTTP layer: malformed requests, slow clients and too many connections are refused here
- *     (local/http-guards.ts), each with a complete answer;
- *  2. the Host check: only names of this server, since the functions build `Location` and `Link` from it;
- *  3. the API reference and the developer portal (local only, no key, no throttle);
- *  4. what API Gateway does itself: the stage throttle (429), the 10 MB body limit (413);
- *  5. the gateway dispatch: a CORS preflight goes to the preflight function without an authorizer,
+ *  1. the Host check: only names of this server, since the functions build `Location` and `Link` from it
+ *     (and a browser page cannot reach it through DNS rebinding);
+ *  2. the developer portal and its API reference page (local only, no key, no throttle);
+ *  3. what API Gateway does itself: the stage throttle (429), the 10 MB body limit (413);
+ *  4. the gateway dispatch: a CORS preflight goes to the preflight function without an authorizer,
  *     account routes through the JWT authorizer, the others through the Lambda authorizer; then
  *     Lambda's payload limit and the route's function. CORS headers are added last, as the gateway does.
- */ import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import { serviceUnavailable } from '../lambda/shared/errors';
-import { errorResponse } from '../lambda/shared/middleware/map-errors';
-import { FUNCTION_TIMEOUT_SECONDS } from '../lib/function-settings';
+ *
+ * A development server on 127.0.0.1: it does not defend itself against slow or greedy clients, and
+ * close() ends open connections at once (a request cut there was never acknowledged).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { GATEWAY_MAX_BODY_BYTES } from '../lib/gateway-answers';
 import { PETS_BASE_PATH } from '../lib/routes';
 import { answerPreflight, isPreflightRoute, withCors } from './cors';
-import { serveApiReference } from './docs-server';
 import type { GatewayFunctions } from './functions';
 import { dispatchAccount } from './account-gateway';
 import {
-  GATEWAY_MAX_BODY_BYTES,
   apiOf,
   buildEvent,
   dispatch,
@@ -29,11 +27,10 @@ import {
   gatewayRequestId,
   matchRoute,
   readBody,
-  toGatewayResponse,
   writeResponse,
   type GatewayResponse,
 } from './gateway';
-import { answerClientErrors, hostProblem, writeLocalError } from './http-guards';
+import { hostProblem, writeLocalError } from './host-check';
 import type { JwtAuthorizer } from './jwt-authorizer';
 import { servePortal, type PortalIdentity } from './portal-server';
 import { createThrottle, type ThrottleConfig } from './throttle';
@@ -44,38 +41,9 @@ export interface LocalApi {
   /** `http://127.0.0.1:PORT/v1`: the pets base URL. */
   readonly petsBaseUrl: string;
   readonly port: number;
-  /**
-   * Stops accepting connections, closes idle ones, answers in-flight requests with `connection: close`
-   * and whatever still arrives on open ones with 503 `service_unavailable` (no function runs for it),
-   * and resolves once in-flight requests are answered or, at the latest, after the drain timeout
-   * (their connections are then cut).
-   */
+  /** Stops listening and ends every open connection. */
   close(): Promise<void>;
 }
-
-/** What one client may hold of the server. */
-export interface HttpLimits {
-  /** To receive a request's line and headers (slow-loris). */
-  readonly headersTimeoutMs: number;
-  /** To receive a whole request, body included. */
-  readonly requestTimeoutMs: number;
-  /** An idle keep-alive connection is closed after this. */
-  readonly keepAliveTimeoutMs: number;
-  /** Open connections at once; Node closes any further one at once. */
-  readonly maxConnections: number;
-  /** How long close() lets in-flight requests finish. */
-  readonly drainTimeoutMs: number;
-}
-
-export const HTTP_LIMITS: HttpLimits = {
-  headersTimeoutMs: 10_000,
-  // The gateway's 10 MB limit at a slow 400 KB/s; past this a body is a client holding the server.
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-  maxConnections: 512,
-  // Every invocation ends within the function timeout (the emulator enforces it), so this drains all.
-  drainTimeoutMs: FUNCTION_TIMEOUT_SECONDS * 1000 + 1000,
-};
 
 export interface LocalApiOptions {
   readonly functions: GatewayFunctions;
@@ -88,7 +56,8 @@ export interface LocalApiOptions {
   readonly corsOrigins?: readonly string[];
   /** API Gateway's stage throttle to emulate, per API; none when absent. */
   readonly throttle?: ThrottleConfig;
-  readonly limits?: Partial<HttpLimits>;
+  /** The throttle's clock in milliseconds (default `performance.now`); tests drive it. */
+  readonly now?: () => number;
   /** Lambda's timeout (default: the stack's, lib/function-settings.ts); only tests shorten it. */
   readonly functionTimeoutMs?: number;
   /** Called once per request, e.g. for an access log line. */
@@ -97,20 +66,16 @@ export interface LocalApiOptions {
 
 export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi> {
   const host = options.host ?? '127.0.0.1';
-  const limits: HttpLimits = { ...HTTP_LIMITS, ...options.limits };
-  const throttle = options.throttle ? createThrottle(options.throttle) : undefined;
-  /** Requests being answered, so a drain can mark them `connection: close` and a late client error can tell. */
-  const inFlight = new Map<ServerResponse, Socket>();
-  let draining = false;
+  const throttle = options.throttle ? createThrottle(options.throttle, options.now) : undefined;
 
   const handle = async (request: IncomingMessage, response: ServerResponse, port: number): Promise<number> => {
     const method = (request.method ?? 'GET').toUpperCase();
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     const badHost = hostProblem(request.rawHeaders, host, port);
     if (badHost) return writeLocalError(response, 400, badHost);
-    // The API reference and the portal need no key and are no API routes: answered before the gateway emulation.
-    const reference = serveApiReference(method, path, port, response) ?? servePortal(request, path, response, options.portal);
-    if (reference) return reference;
+    // The portal (with its API reference page) needs no key and is no API route: answered before the gateway emulation.
+    const portal = servePortal(request, path, response, options.portal);
+    if (portal) return portal;
 
     const match = matchRoute(method, path);
     const api = apiOf(match, path);
@@ -133,46 +98,24 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     return answered.statusCode;
   };
 
-  const server: Server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      // Node checks the two timeouts above only this often (30 s by default).
-      connectionsCheckingInterval: Math.max(50, Math.min(1_000, limits.headersTimeoutMs / 4)),
-      // A missing Host is answered by the Host check, with a body, rather than by Node without one.
-      requireHostHeader: false,
-    },
-    (request, response) => {
-      const started = performance.now();
-      if (draining) {
-        // Arrived after close() began: no new work; a client may retry it elsewhere or later.
-        response.setHeader('connection', 'close');
-        writeResponse(response, toGatewayResponse(errorResponse(serviceUnavailable())), gatewayRequestId());
-        return;
-      }
-      // The request's socket: a pipelined response gets its own only once the ones before it are out.
-      inFlight.set(response, request.socket);
-      response.once('close', () => inFlight.delete(response));
-      const port = request.socket.localPort ?? 0;
-      handle(request, response, port).then(
-        (status) =>
-          options.onResponse?.({
-            method: (request.method ?? 'GET').toUpperCase(),
-            path: (request.url ?? '/').split('?')[0] ?? '/',
-            status,
-            ms: performance.now() - started,
-          }),
-        () => {
-          // The client went away (or timed out) mid-request, or a bug: API Gateway's own 500 if anyone listens.
-          if (response.headersSent || request.socket.destroyed) response.destroy();
-          else writeResponse(response, gatewayAnswer(500), gatewayRequestId());
-        },
-      );
-    },
-  );
-  server.maxConnections = limits.maxConnections;
-  answerClientErrors(server, (socket) => [...inFlight].some(([response, of]) => of === socket && response.headersSent));
+  // A missing Host is answered by the Host check, with a body, rather than by Node without one.
+  const server: Server = createServer({ requireHostHeader: false }, (request, response) => {
+    const started = performance.now();
+    handle(request, response, request.socket.localPort ?? 0).then(
+      (status) =>
+        options.onResponse?.({
+          method: (request.method ?? 'GET').toUpperCase(),
+          path: (request.url ?? '/').split('?')[0] ?? '/',
+          status,
+          ms: performance.now() - started,
+        }),
+      () => {
+        // The client went away mid-request, or a bug: API Gateway's own 500 if anyone listens.
+        if (response.headersSent || request.socket.destroyed) response.destroy();
+        else writeResponse(response, gatewayAnswer(500), gatewayRequestId());
+      },
+    );
+  });
 
   await new Promise<void>((listening, reject) => {
     server.once('error', reject);
@@ -187,22 +130,8 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     port: address.port,
     close: () =>
       new Promise<void>((closed, reject) => {
-        draining = true;
-        // Pipelined requests are in flight together and answered in order: only a connection's last
-        // answer may close it. If that one is already written (queued behind a slower one), the
-        // connection is ended once it is out.
-        const lastPerConnection = new Map([...inFlight].map(([response, socket]) => [socket, response]));
-        for (const [socket, response] of lastPerConnection) {
-          if (!response.headersSent) response.setHeader('connection', 'close');
-          else response.once('finish', () => socket.end());
-        }
-        const deadline = setTimeout(() => server.closeAllConnections(), limits.drainTimeoutMs);
-        server.close((error) => {
-          clearTimeout(deadline);
-          if (error) reject(error);
-          else closed();
-        });
-        server.closeIdleConnections();
+        server.close((error) => (error ? reject(error) : closed()));
+        server.closeAllConnections();
       }),
   };
 }

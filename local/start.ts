@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole service on this machine. Embedded DynamoDB (data in PETSTORE_DATA_DIR, locked
- * while this runs, restarted if it dies), the tables of lib/tables.ts, a dev API key, the Cognito
- * emulator behind the developer portal, and the gateway emulation on 127.0.0.1:PORT.
+ * while this runs, stopped with it), the tables of lib/tables.ts, a dev API key, the Cognito emulator
+ * behind the developer portal, and the gateway emulation on 127.0.0.1:PORT.
  */
 import { join, resolve } from 'node:path';
 import { createDocumentClient } from '../lambda/shared/dynamodb-client';
@@ -20,14 +20,17 @@ import { throttleFromEnvironment } from './throttle';
 const PARENT_POLL_MS = 500;
 
 /** The key is printed once, where it was created or read from disk; a key given in the environment is never echoed. */
-function printDevKey(devKey: DevKey, dataDir: string, petsBaseUrl: string): void {
+function devKeyLines(devKey: DevKey, dataDir: string, petsBaseUrl: string): string[] {
   if (devKey.source === 'PETSTORE_DEV_API_KEY') {
-    console.log('Dev API key: the one in PETSTORE_DEV_API_KEY');
-    console.log(`Try: curl -H "Authorization: Bearer $PETSTORE_DEV_API_KEY" ${petsBaseUrl}/pets`);
-    return;
+    return [
+      'Dev API key: the one in PETSTORE_DEV_API_KEY',
+      `Try: curl -H "Authorization: Bearer $PETSTORE_DEV_API_KEY" ${petsBaseUrl}/pets`,
+    ];
   }
-  console.log(`Dev API key (${devKey.source}): ${devKey.key}`);
-  console.log(`Try: curl -H "Authorization: Bearer $(cat ${join(dataDir, DEV_KEY_FILE)})" ${petsBaseUrl}/pets`);
+  return [
+    `Dev API key (${devKey.source}): ${devKey.key}`,
+    `Try: curl -H "Authorization: Bearer $(cat ${join(dataDir, DEV_KEY_FILE)})" ${petsBaseUrl}/pets`,
+  ];
 }
 
 async function main(): Promise<void> {
@@ -46,7 +49,7 @@ async function main(): Promise<void> {
       process.exit(exitCode === 0 ? 1 : exitCode);
     }
     stopping = true;
-    console.log(`${reason}: finishing in-flight requests and stopping`);
+    console.log(`${reason}: stopping`);
     void (async () => {
       await running.api?.close();
       if (running.api) removeEndpoint(dataDir);
@@ -70,13 +73,10 @@ async function main(): Promise<void> {
     }, PARENT_POLL_MS).unref();
   }
 
-  const store = await openLocalStore({
-    dataDir,
-    owner: 'npm start',
-    log: (line) => console.log(line),
-    supervise: { onGiveUp: () => stop('the database engine cannot be kept running', 1) },
-  });
+  const store = await openLocalStore({ dataDir, owner: 'npm start' });
   running.store = store;
+  // Nothing nurses a dead engine back: the server stops, saying why, and a developer starts it again.
+  void store.died.then((how) => stop(`the database engine ended on its own (${how.split('\n')[0] ?? how}); start npm start again`, 1));
   Object.assign(process.env, store.environment);
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   console.log(
@@ -108,18 +108,21 @@ async function main(): Promise<void> {
   running.api = api;
   writeEndpoint(dataDir, store.endpoint);
 
-  if (devKey.replaced) console.log(`${devKey.replaced}: issued a new dev key.`);
-  printDevKey(devKey, dataDir, api.petsBaseUrl);
+  // One write: whoever waits for a line of it (a script, a test) then has all of it.
   console.log(
-    throttle
-      ? `Throttle: ${throttle.rateLimit} requests/s, bursts of ${throttle.burstLimit}, per API, as the deployed stage (PETSTORE_THROTTLE=off turns it off)`
-      : 'Throttle: off',
+    [
+      ...devKeyLines(devKey, dataDir, api.petsBaseUrl),
+      throttle
+        ? `Throttle: ${throttle.rateLimit} requests/s, bursts of ${throttle.burstLimit}, per API, as the deployed stage (PETSTORE_THROTTLE=off turns it off)`
+        : 'Throttle: off',
+      `Messages base URL: ${api.origin}`,
+      `Pets base URL: ${api.petsBaseUrl}`,
+      ...(corsOrigins ? [`CORS: browsers may call from ${corsOrigins.join(', ')}`] : []),
+      `Developer portal (sign up, get your own key): ${api.origin}/portal/`,
+      `API reference: ${api.origin}/portal/reference.html`,
+      `Account base URL: ${api.origin} (Cognito emulator at ${accounts.cognito.endpoint})`,
+    ].join('\n'),
   );
-  console.log(`Messages base URL: ${api.origin}`);
-  console.log(`Pets base URL: ${api.petsBaseUrl}`);
-  if (corsOrigins) console.log(`CORS: browsers may call from ${corsOrigins.join(', ')}`);
-  console.log(`Developer portal (sign up, get your own key): ${api.origin}/portal/`);
-  console.log(`Account base URL: ${api.origin} (Cognito emulator at ${accounts.cognito.endpoint})`);
 }
 
 main().catch((error: unknown) => {

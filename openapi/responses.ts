@@ -3,6 +3,7 @@ import type { ErrorCode } from '../lambda/shared/errors';
 import { GET_PET_DEPRECATION_HEADERS } from '../lambda/shared/operations';
 import { encodeCursor } from '../lambda/shared/page-cursor';
 import { ALL_ERROR_CODES as ERROR_CODES } from '../lambda/shared/schemas/error';
+import { GATEWAY_ANSWERS, type GatewayAnswerStatus } from '../lib/gateway-answers';
 import type { Example, Header, JsonSchema, Response } from './types';
 
 const HEADERS = {
@@ -69,29 +70,7 @@ const REASONS: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-/**
- * Answers API Gateway (or Lambda behind it) gives by itself, with its own `{"message"}` body, no
- * Content-Type, no `Cache-Control` and none of the operation's headers. The local server answers them
- * the same way (local/gateway.ts).
- */
-export const GATEWAY_ANSWERS = {
-  413: {
-    message: 'Request Entity Too Large',
-    when:
-      'API Gateway refuses a body over its 10 MB limit, and Lambda an event over its 6 MB synchronous invocation limit (a binary ' +
-      'body counts base64-encoded), before the function runs.',
-  },
-  429: {
-    message: 'Too Many Requests',
-    when: "API Gateway throttles the stage (each API's rate and burst limits, per stage). Retry after a short, growing pause.",
-  },
-  500: {
-    message: 'Internal Server Error',
-    when: 'API Gateway answers this when a function (or the authorizer) crashes, times out or is throttled by Lambda.',
-  },
-} as const satisfies Record<number, { message: string; when: string }>;
-
-type GatewayStatus = keyof typeof GATEWAY_ANSWERS;
+type GatewayStatus = GatewayAnswerStatus;
 const isGatewayStatus = (status: number): status is GatewayStatus => status in GATEWAY_ANSWERS;
 
 /** Headers the error middleware adds to an error of this status (ApiError.headers). */

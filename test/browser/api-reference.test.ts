@@ -1,5 +1,6 @@
 /**
- * GET /docs in a real browser (test/support/chromium.ts). Screenshots land in test-artifacts/.
+ * The API reference page (the portal's, the only one) in a real browser (test/support/chromium.ts),
+ * without signing in. Screenshots land in test-artifacts/.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,10 +10,10 @@ import { ARTIFACTS, browserTestOf, useBrowserAndApi } from '../support/chromium'
 
 const { browserTest, skipNote } = browserTestOf('the API reference browser test');
 
-const session = useBrowserAndApi();
+const session = useBrowserAndApi(() => ({ accounts: true }));
 
 browserTest(
-  `GET /docs shows listPets, createPet, getPet (deprecated) and submitMessage, loading nothing from outside the local server${skipNote}`,
+  `/portal/reference.html shows listPets, createPet, getPet (deprecated) and submitMessage on this server's base URLs, loading nothing from elsewhere${skipNote}`,
   async () => {
     const { api, browser } = session();
     const page = browser.pages()[0] ?? (await browser.newPage());
@@ -24,9 +25,10 @@ browserTest(
     });
     page.on('pageerror', (error) => problems.push(error.message));
 
-    await page.goto(`${api.origin}/docs`);
+    await page.goto(`${api.origin}/portal/reference.html`);
     await expect(page.title()).resolves.toBe('Pet Store API reference');
     await page.locator('.information-container .title').getByText('Pet Store API').waitFor();
+    await expect(page.locator('.servers select').innerText()).resolves.toContain(api.petsBaseUrl);
 
     for (const route of ROUTES) {
       const { tag } = OPERATIONS[route.operationId];

@@ -4,7 +4,7 @@
  */
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import type { GatewayFunctions, LambdaFunction } from '../../local/functions';
-import { LAMBDA_MAX_SYNC_PAYLOAD_BYTES } from '../../local/gateway';
+import { LAMBDA_MAX_SYNC_PAYLOAD_BYTES } from '../../lib/gateway-answers';
 import { startLocalApi, type LocalApi } from '../../local/server';
 import { contractViolations } from '../contract/openapi-contract';
 import { rawRequest } from '../support/raw-http';
@@ -234,7 +234,9 @@ describe('answers API Gateway and Lambda give by themselves', () => {
   });
 
   test('over the stage\'s rate and burst an API answers 429 {"message":"Too Many Requests"} before the authorizer; each API has its own bucket', async () => {
-    const throttled = await startLocalApi({ functions, throttle: { rateLimit: 2, burstLimit: 3 } });
+    // The throttle's clock stands still unless the test moves it: no request races a refill.
+    let clockMs = 0;
+    const throttled = await startLocalApi({ functions, throttle: { rateLimit: 2, burstLimit: 3 }, now: () => clockMs });
     try {
       const pets = `${throttled.petsBaseUrl}/pets`;
       const statuses = [];
@@ -248,7 +250,9 @@ describe('answers API Gateway and Lambda give by themselves', () => {
       // So does the account API (here without its identity provider: the gateway's 500, not 429).
       for (let index = 0; index < 3; index++) expect((await fetch(`${throttled.origin}/account/keys`)).status).toBe(500);
       // The bucket refills at the rate limit: one token every 500 ms.
-      await new Promise((wake) => setTimeout(wake, 600));
+      clockMs += 499;
+      expect((await fetch(pets)).status).toBe(429);
+      clockMs += 1;
       expect((await fetch(pets)).status).toBe(200);
       expect((await fetch(pets)).status).toBe(429);
     } finally {
@@ -258,7 +262,7 @@ describe('answers API Gateway and Lambda give by themselves', () => {
 
   test("a browser on a configured origin can read the throttle's 429: the gateway's own answers carry the CORS headers too", async () => {
     const origin = 'https://app.example.com';
-    const throttled = await startLocalApi({ functions, corsOrigins: [origin], throttle: { rateLimit: 1, burstLimit: 1 } });
+    const throttled = await startLocalApi({ functions, corsOrigins: [origin], throttle: { rateLimit: 1, burstLimit: 1 }, now: () => 0 });
     try {
       const pets = `${throttled.petsBaseUrl}/pets`;
       expect((await fetch(pets, { headers: { origin } })).status).toBe(200);

@@ -19,20 +19,21 @@ beforeEach(() => {
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 afterAll(() => db.destroy());
 
-const oldFormatKey = (): string => `pst_${randomBytes(32).toString('base64url')}`;
+/** Right prefix, no checksum: what a truncated copy-paste or a hand-edited file looks like. */
+const malformedKey = (): string => `pst_${randomBytes(32).toString('base64url')}`;
 
-test('a dev key of the format before checksums in the data directory is replaced, and says so', async () => {
-  writeFileSync(join(dataDir, 'dev-api-key'), `${oldFormatKey()}\n`);
+test('a dev key file that holds no well-formed key gets a new key, which the next start keeps', async () => {
+  writeFileSync(join(dataDir, 'dev-api-key'), `${malformedKey()}\n`);
   const devKey = await ensureDevKey(keys, dataDir, undefined);
-  expect(devKey).toMatchObject({ source: 'new', replaced: expect.stringMatching(/older format, which no longer works/) });
+  expect(devKey.source).toBe('new');
   expect(isWellFormedApiKey(devKey.key)).toBe(true);
   expect(readFileSync(join(dataDir, 'dev-api-key'), 'utf8').trim()).toBe(devKey.key);
   // The next start keeps it.
   expect(await ensureDevKey(keys, dataDir, undefined)).toEqual({ key: devKey.key, source: 'data directory' });
 });
 
-test('PETSTORE_DEV_API_KEY of the old format is refused with the form keys have now', async () => {
-  await expect(ensureDevKey(keys, dataDir, oldFormatKey())).rejects.toThrow(
+test('a malformed PETSTORE_DEV_API_KEY is refused with the form keys have', async () => {
+  await expect(ensureDevKey(keys, dataDir, malformedKey())).rejects.toThrow(
     /must be pst_ followed by 51 base64url characters, with a valid checksum/,
   );
 });

@@ -9,6 +9,8 @@ export interface LocalServerProcess {
   readonly petsBaseUrl: string;
   readonly origin: string;
   output(): string;
+  /** Resolves with the first match of `pattern` in the output, once it is printed (rejects if the process ends first). */
+  waitForOutput(pattern: RegExp): Promise<RegExpExecArray>;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
   /** Resolves with the exit code once the process has ended (however it ended). */
@@ -57,28 +59,41 @@ export function spawnLocalServer(env: Record<string, string>): {
   return { child, output: () => output, exited };
 }
 
+/** Resolves with the first match of `pattern` in a child's output, as soon as it is printed. */
+function outputWaiter(
+  child: ChildProcessWithoutNullStreams,
+  output: () => string,
+  exited: Promise<number | null>,
+): (pattern: RegExp) => Promise<RegExpExecArray> {
+  return (pattern) =>
+    new Promise((found, fail) => {
+      const look = (): boolean => {
+        const match = pattern.exec(output());
+        if (!match) return false;
+        child.stdout.off('data', look);
+        child.stderr.off('data', look);
+        found(match);
+        return true;
+      };
+      if (look()) return;
+      child.stdout.on('data', look);
+      child.stderr.on('data', look);
+      void exited.then((code) => {
+        if (!look()) fail(new Error(`the process exited with ${code} before printing ${String(pattern)}:\n${output()}`));
+      });
+    });
+}
+
 export async function startLocalServerProcess(env: Record<string, string>): Promise<LocalServerProcess> {
   const { child, output, exited } = spawnLocalServer(env);
-  const petsBaseUrl = await new Promise<string>((ready, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no pets base URL printed:\n${output()}`)), 60_000);
-    const look = (): void => {
-      const match = /Pets base URL: (http:\/\/127\.0\.0\.1:\d+\/v1)\n/.exec(output());
-      if (match?.[1]) {
-        clearTimeout(timer);
-        ready(match[1]);
-      }
-    };
-    child.stdout.on('data', look);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      fail(new Error(`the local server exited with ${code}:\n${output()}`));
-    });
-  });
+  const waitForOutput = outputWaiter(child, output, exited);
+  const [, petsBaseUrl = ''] = await waitForOutput(/Pets base URL: (http:\/\/127\.0\.0\.1:\d+\/v1)\n/);
   return {
     child,
     petsBaseUrl,
     origin: petsBaseUrl.replace(/\/v1$/, ''),
     output,
+    waitForOutput,
     exited,
     stop: async () => {
       child.kill('SIGTERM');

@@ -1,0 +1,42 @@
+/**
+ * Answers API Gateway (or Lambda behind it) gives by itself, with its own `{"message"}` body, no
+ * Content-Type, no `Cache-Control` and none of the operation's headers. Plain data shared by the OpenAPI
+ * document (which describes them) and the local server (which answers them the same way). No aws-cdk-lib
+ * import here on purpose.
+ */
+
+/** API Gateway HTTP APIs accept request bodies up to 10 MB. */
+export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Lambda's limit on a synchronous invocation's request payload: the event JSON, so a binary body
+ * counts base64-encoded and every escaped character counts as its escape.
+ */
+export const LAMBDA_MAX_SYNC_PAYLOAD_BYTES = 6 * 1024 * 1024;
+
+export const GATEWAY_ANSWERS = {
+  401: {
+    message: 'Unauthorized',
+    when: "The account API's JWT authorizer refused the token (with a `WWW-Authenticate` challenge) before the function ran.",
+  },
+  403: {
+    message: 'Forbidden',
+    when: 'An authorizer denied the request. Ours never does (the functions answer 401 themselves), so no operation documents it.',
+  },
+  413: {
+    message: 'Request Entity Too Large',
+    when:
+      'API Gateway refuses a body over its 10 MB limit, and Lambda an event over its 6 MB synchronous invocation limit (a binary ' +
+      'body counts base64-encoded), before the function runs.',
+  },
+  429: {
+    message: 'Too Many Requests',
+    when: "API Gateway throttles the stage (each API's rate and burst limits, per stage). Retry after a short, growing pause.",
+  },
+  500: {
+    message: 'Internal Server Error',
+    when: 'API Gateway answers this when a function (or the authorizer) crashes, times out or is throttled by Lambda.',
+  },
+} as const satisfies Record<number, { message: string; when: string }>;
+
+export type GatewayAnswerStatus = keyof typeof GATEWAY_ANSWERS;
