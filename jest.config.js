@@ -1,12 +1,16 @@
 import { availableParallelism } from 'node:os';
 
-/** Jest runs TypeScript through SWC (no type-checking here: `npm run typecheck` does that). */
-export default {
-  // Jest's default (cores − 1) is a single worker on a 2-core machine; most test time waits on I/O.
-  maxWorkers: Math.max(2, availableParallelism() - 1),
+/**
+ * Three tiers, one run (docs/testing.md has their timings):
+ *   quick     unit, integration, HTTP, contract, property: in-process, against the suite's DynamoDB
+ *   build     what compiles, bundles or synthesizes: the CDK template, the Lambda bundles, a generated client
+ *   processes what starts servers, engines and browsers: one file at a time (test/support/serial-runner.ts)
+ * quick and build share the parallel workers; processes runs after them. `npm run test:quick` runs quick alone.
+ * TypeScript goes through SWC (no type-checking here: `npm run typecheck` does that).
+ */
+const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2024' }, module: { type: 'commonjs' } }],
   },
@@ -15,8 +19,37 @@ export default {
   // ...and its package exports only an `import` condition, which jest's CommonJS resolver skips.
   moduleNameMapper: { '^@middy/([a-z-]+)$': '<rootDir>/node_modules/@middy/$1/index.js' },
   moduleFileExtensions: ['ts', 'js', 'json'],
+};
+
+const GENERATED_CLIENT = '<rootDir>/test/contract/generated-client.test.ts';
+
+export default {
+  // Jest's default (cores − 1) is a single worker on a 2-core machine; most quick-tier time waits on I/O.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
+  // Once for the whole run, whichever tiers are selected: one local DynamoDB for every test file.
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  testTimeout: 30_000,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
+  projects: [
+    {
+      ...shared,
+      displayName: 'quick',
+      testMatch: ['<rootDir>/test/{unit,integration,http,contract,property}/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', GENERATED_CLIENT],
+      testTimeout: 30_000,
+    },
+    {
+      ...shared,
+      displayName: 'build',
+      testMatch: ['<rootDir>/test/infra/**/*.test.ts', GENERATED_CLIENT],
+      testTimeout: 120_000,
+    },
+    {
+      ...shared,
+      displayName: 'processes',
+      testMatch: ['<rootDir>/test/{local,faults,load,browser}/**/*.test.ts'],
+      runner: '<rootDir>/test/support/serial-runner.ts',
+      testTimeout: 120_000,
+    },
+  ],
 };
