@@ -4,11 +4,13 @@
  *   1. Node.js ≥ 22 — when the machine's Node is older, Node 24 is installed from the npm registry
  *      (package `node@24`) into `.tools/node24` once, and this script re-runs itself with it;
  *   2. the locked dependencies — `npm ci` when node_modules is missing or older than package-lock.json;
- *   3. then the tool from node_modules/.bin, with signals forwarded and its exit code passed on.
+ *   3. then the tool from node_modules/.bin.
+ * Each command it starts gets the signals sent to this process, and this process ends as the tool ends.
  * Dependency-free on purpose: it must run before anything is installed, on any Node ≥ 18.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import { constants } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,22 +23,69 @@ const NODE_24 = join(TOOLS_DIR, 'node_modules', '.bin', 'node');
 /** @param {string} text */
 const say = (text) => process.stderr.write(`[launch] ${text}\n`);
 
+/** @type {readonly NodeJS.Signals[]} */
+const FORWARDED_SIGNALS = ['SIGTERM', 'SIGHUP', 'SIGINT'];
+
+/**
+ * Runs a command to its end, passing on the signals sent to this process: IDE stop buttons, process
+ * managers and `timeout --foreground` signal only this pid, and the command (a server holding a port and a
+ * data directory) must stop with it. The child stays in our process group, so a signal sent to the whole
+ * group (plain `timeout`, `kill -- -<pgid>`) reaches it twice: directly and passed on.
+ * @param {string} command
+ * @param {readonly string[]} args
+ * @param {import('node:child_process').SpawnOptions} [options]
+ * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null }>}
+ */
+function runForwardingSignals(command, args, options = {}) {
+  const child = spawn(command, args, { stdio: 'inherit', ...options });
+  // A terminal's Ctrl-C already reaches the child (same process group): passing it on would be a second Ctrl-C.
+  const terminalSendsSigint = process.stdin.isTTY || process.stdout.isTTY || process.stderr.isTTY;
+  /** @param {NodeJS.Signals} signal */
+  const forward = (signal) => {
+    if (signal !== 'SIGINT' || !terminalSendsSigint) child.kill(signal);
+  };
+  for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+  return new Promise((ended) => {
+    child.on('error', (error) => {
+      say(`cannot run ${command}: ${error.message}`);
+      process.exit(1);
+    });
+    child.on('exit', (code, signal) => {
+      for (const forwarded of FORWARDED_SIGNALS) process.off(forwarded, forward);
+      ended({ code, signal });
+    });
+  });
+}
+
+/**
+ * Ends this process as a child ended: with its exit code, or killed by the same signal, which a shell
+ * reports as 128 + n and which lets it stop a script on Ctrl-C.
+ * @param {{ code: number | null, signal: NodeJS.Signals | null }} ended
+ * @returns {never}
+ */
+function exitAs({ code, signal }) {
+  if (signal) {
+    process.kill(process.pid, signal);
+    // Still here: this process ignores that signal (Node ignores SIGPIPE, for one); exit as a shell would report it.
+    process.exit(128 + constants.signals[signal]);
+  }
+  process.exit(code ?? 1);
+}
+
 /**
  * @param {string} command
  * @param {readonly string[]} args
- * @param {import('node:child_process').SpawnSyncOptions} [options]
  */
-function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { stdio: 'inherit', cwd: ROOT, ...options });
-  if (result.error) throw result.error;
-  if (result.status !== 0) process.exit(result.status ?? 1);
+async function run(command, args) {
+  const ended = await runForwardingSignals(command, args, { cwd: ROOT });
+  if (ended.code !== 0) exitAs(ended);
 }
 
-function ensureNode() {
+async function ensureNode() {
   if (Number(process.versions.node.split('.')[0]) >= MIN_NODE_MAJOR) return;
   if (!existsSync(NODE_24)) {
     say(`Node ${process.version} is older than ${MIN_NODE_MAJOR}: installing ${NODE_PACKAGE} from the npm registry into .tools/`);
-    run('npm', [
+    await run('npm', [
       'install',
       '--no-save',
       '--no-package-lock',
@@ -50,30 +99,16 @@ function ensureNode() {
   }
   // Re-run this script under Node 24, with it first on the PATH for every tool it starts.
   const env = { ...process.env, PATH: `${dirname(NODE_24)}${delimiter}${process.env.PATH ?? ''}` };
-  const result = spawnSync(NODE_24, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', env });
-  process.exit(result.status ?? 1);
+  exitAs(await runForwardingSignals(NODE_24, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { env }));
 }
 
-function ensureDependencies() {
+async function ensureDependencies() {
   // npm writes node_modules/.package-lock.json on every install: older than the lockfile means stale.
   const installed = join(ROOT, 'node_modules', '.package-lock.json');
   const lock = join(ROOT, 'package-lock.json');
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
   say('installing the locked dependencies (npm ci)');
-  run('npm', ['ci', '--no-audit', '--no-fund']);
-}
-
-/**
- * @param {string} tool
- * @param {readonly string[]} args
- */
-function exec(tool, args) {
-  const bin = join(ROOT, 'node_modules', '.bin', tool);
-  const child = spawn(existsSync(bin) ? bin : tool, args, { stdio: 'inherit', cwd: process.cwd() });
-  // Ctrl-C reaches the whole process group; the tool decides how to stop, we wait for it.
-  process.on('SIGINT', () => {});
-  process.on('SIGTERM', () => child.kill('SIGTERM'));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)));
+  await run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 
 const [tool, ...args] = process.argv.slice(2);
@@ -81,6 +116,7 @@ if (!tool) {
   say('usage: node scripts/launch.mjs <tool> [args…]');
   process.exit(2);
 }
-ensureNode();
-ensureDependencies();
-exec(tool, args);
+await ensureNode();
+await ensureDependencies();
+const bin = join(ROOT, 'node_modules', '.bin', tool);
+exitAs(await runForwardingSignals(existsSync(bin) ? bin : tool, args));
