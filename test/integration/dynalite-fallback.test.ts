@@ -29,12 +29,14 @@ afterAll(async () => {
 });
 
 test('pets: create, collision refusal, get, filtered and unfiltered pages reach every pet once', async () => {
+  // Tables of its own: the listing must see exactly this test's pets, whichever tests ran before.
+  const own = await prepareTables(engine.endpoint, 'fallback-listing-');
   let next = 1;
-  const pets = new DynamoPetRepository(db, tables.pets, { nextId: () => next++ });
+  const pets = new DynamoPetRepository(db, own.pets, { nextId: () => next++ });
   for (let index = 0; index < 9; index++)
     await pets.create({ name: `p${index}`, categoryId: 1, status: index % 3 === 0 ? 'sold' : 'available' });
   next = 1;
-  await expect(new DynamoPetRepository(db, tables.pets, { nextId: () => 1 }).create({ name: 'dup', categoryId: 1 })).rejects.toThrow(
+  await expect(new DynamoPetRepository(db, own.pets, { nextId: () => 1 }).create({ name: 'dup', categoryId: 1 })).rejects.toThrow(
     /no free pet id/,
   );
   expect(await pets.get(1)).toEqual({ id: 1, name: 'p0', categoryId: 1, status: 'sold' });

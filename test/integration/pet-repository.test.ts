@@ -25,11 +25,12 @@ describe('DynamoPetRepository against local DynamoDB', () => {
   });
 
   test('a create that keeps colliding fails after 5 attempts and leaves the stored pet intact', async () => {
+    await new DynamoPetRepository(db, table, { nextId: () => 3_000 }).create({ name: 'occupant', categoryId: 1 });
     let attempts = 0;
-    const pets = new DynamoPetRepository(db, table, { nextId: () => (attempts++, 1_000) });
+    const pets = new DynamoPetRepository(db, table, { nextId: () => (attempts++, 3_000) });
     await expect(pets.create({ name: 'intruder', categoryId: 2 })).rejects.toThrow(/no free pet id after 5 attempts/);
     expect(attempts).toBe(5);
-    expect(await pets.get(1_000)).toMatchObject({ name: 'first' });
+    expect(await pets.get(3_000)).toMatchObject({ name: 'occupant' });
   });
 
   test('get of a missing id is undefined', async () => {
