@@ -5,7 +5,9 @@ import { availableParallelism } from 'node:os';
  *   quick     unit, integration, HTTP, contract, property: in-process, against the suite's DynamoDB
  *   build     what compiles, bundles or synthesizes: the CDK template, the Lambda bundles, a generated client
  *   processes what starts servers, engines and browsers: one file at a time (test/support/serial-runner.ts)
- * quick and build share the parallel workers; processes runs after them. `npm run test:quick` runs quick alone.
+ * quick and build share the parallel workers; processes runs apart from them, before or after.
+ * PETSTORE_TEST_TIERS (comma-separated) keeps only those tiers: `npm run test:quick` is `PETSTORE_TEST_TIERS=quick`.
+ * (jest's own --selectProjects takes every later argument as a project name, so it cannot take test paths after it.)
  * TypeScript goes through SWC (no type-checking here: `npm run typecheck` does that).
  */
 const shared = {
@@ -30,7 +32,7 @@ export default {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
-  projects: [
+  projects: selectedTiers([
     {
       ...shared,
       displayName: 'quick',
@@ -51,5 +53,15 @@ export default {
       runner: '<rootDir>/test/support/serial-runner.ts',
       testTimeout: 120_000,
     },
-  ],
+  ]),
 };
+
+/** @param {{ displayName: string }[]} tiers */
+function selectedTiers(tiers) {
+  const wanted = process.env.PETSTORE_TEST_TIERS?.split(',');
+  if (!wanted) return tiers;
+  const unknown = wanted.filter((name) => !tiers.some((tier) => tier.displayName === name));
+  if (unknown.length > 0)
+    throw new Error(`PETSTORE_TEST_TIERS: no tier ${unknown.join(', ')}; tiers: ${tiers.map((tier) => tier.displayName).join(', ')}`);
+  return tiers.filter((tier) => wanted.includes(tier.displayName));
+}

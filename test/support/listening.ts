@@ -43,7 +43,8 @@ export const externalAddresses = (): string[] =>
 export function tryConnect(host: string, port: number): Promise<string> {
   return new Promise((done) => {
     const socket = connect(port, host);
-    socket.setTimeout(2_000, () => {
+    // A ceiling for a hang: a local connection is accepted or refused at once.
+    socket.setTimeout(10_000, () => {
       socket.destroy();
       done('timed out');
     });
