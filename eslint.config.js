@@ -68,6 +68,16 @@ export default defineConfig(
     rules: { '@typescript-eslint/no-unsafe-assignment': 'off' },
   },
   {
+    // Production code and tooling never import tests: what both need lives outside test/.
+    files: ['local/**/*.ts', 'scripts/**/*.ts', 'openapi/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)test/', message: 'nothing outside test/ imports from test/' }] },
+      ],
+    },
+  },
+  {
     // Layers depend one way (README, Design in brief): infrastructure never imports the runtime, the local
     // emulation, the OpenAPI generator or tooling; plain data in lib/ is what they share.
     files: ['lib/**/*.ts', 'bin/**/*.ts'],

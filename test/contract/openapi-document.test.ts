@@ -14,7 +14,7 @@ import { PET_STATUSES } from '../../lambda/shared/schemas/pet-status';
 import { OPENAPI_FILE, renderOpenApiDocument } from '../../openapi/render';
 import type { JsonSchema, Operation, Parameter } from '../../openapi/types';
 import { ROUTES } from '../../lib/routes';
-import { openApiDocument as document, schemaProblems } from './openapi-contract';
+import { openApiDocument as document, schemaProblems } from '../../openapi/contract-check';
 
 const operations: Operation[] = Object.values(document.paths).flatMap((item) => Object.values(item));
 const operation = (operationId: string): Operation => {

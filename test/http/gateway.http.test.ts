@@ -6,7 +6,7 @@ import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayRequestAutho
 import type { GatewayFunctions, LambdaFunction } from '../../local/functions';
 import { LAMBDA_MAX_SYNC_PAYLOAD_BYTES } from '../../lib/gateway-answers';
 import { startLocalApi, type LocalApi } from '../../local/server';
-import { contractViolations } from '../contract/openapi-contract';
+import { contractViolations } from '../../openapi/contract-check';
 import { rawRequest } from '../support/raw-http';
 
 type Event = APIGatewayProxyEventV2WithLambdaAuthorizer<Record<string, unknown>>;

@@ -5,7 +5,8 @@ import type { LocalAccounts } from '../../local/accounts';
 import { loadFunctions, type GatewayFunctions, type LambdaFunction } from '../../local/functions';
 import { startLocalApi } from '../../local/server';
 import type { TableNames } from '../../local/tables';
-import { assertHonoursContract, readAnswer, writeContractCoverage, type ReadAnswer } from '../contract/openapi-contract';
+import { readAnswer, type ReadAnswer } from '../../openapi/contract-check';
+import { assertHonoursContract, writeContractCoverage } from '../contract/openapi-contract';
 import { freshTables, testDocumentClient } from './local-dynamodb';
 
 export type ApiAnswer = ReadAnswer;

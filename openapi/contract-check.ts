@@ -1,0 +1,242 @@
+/**
+ * The contract check, used by the tests (on every answer they receive) and by `npm run smoke` (on a
+ * deployed stage's answers). Holds an HTTP answer to docs/openapi.json or, for the account API,
+ * docs/account-openapi.json (the committed documents clients get): the request must
+ * match a documented operation (through its servers and path), the status must be one the operation
+ * documents, every header the API sets must be documented for that answer (required ones present,
+ * values matching their schemas), and the body must match the documented media type and schema
+ * (ajv, JSON Schema 2020-12: OpenAPI 3.1's dialect).
+ */
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Header, JsonSchema, OpenApiDocument, Operation, Reference, Response } from './types';
+import { ACCOUNT_OPENAPI_FILE, OPENAPI_FILE } from './render';
+import { ACCOUNT_BASE_PATH } from '../lib/routes';
+
+export interface ContractRequest {
+  readonly method: string;
+  readonly url: string;
+}
+
+export interface ContractAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+}
+
+/** An answer read whole, with its body parsed when it is JSON (`undefined` when it is not). */
+export interface ReadAnswer extends ContractAnswer {
+  readonly json: unknown;
+}
+
+export async function readAnswer(response: globalThis.Response): Promise<ReadAnswer> {
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/** Set by Node's HTTP stack and API Gateway on every answer, not by the API; Content-Type is checked apart. */
+const TRANSPORT_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'apigw-requestid',
+  // Added by API Gateway to answers for a configured browser origin (lib/cors.ts, local/cors.ts).
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'vary',
+]);
+
+/**
+ * The project root, found from the working directory (npm scripts and jest run there): this module is
+ * loaded both by jest (CommonJS, `__dirname`) and by `npm run smoke` (an ES module under tsx).
+ */
+export function projectRoot(): string {
+  for (let directory = process.cwd(); ; directory = dirname(directory)) {
+    if (existsSync(join(directory, OPENAPI_FILE))) return directory;
+    if (dirname(directory) === directory) throw new Error(`no ${OPENAPI_FILE} above ${process.cwd()}`);
+  }
+}
+
+const readDocument = (file: string): OpenApiDocument => JSON.parse(readFileSync(join(projectRoot(), file), 'utf8')) as OpenApiDocument;
+
+export const openApiDocument: OpenApiDocument = readDocument(OPENAPI_FILE);
+export const accountOpenApiDocument: OpenApiDocument = readDocument(ACCOUNT_OPENAPI_FILE);
+
+/** Each document's components under an id of their own: both name their error body `Error`. */
+const COMPONENTS_IDS = new Map<OpenApiDocument, string>([
+  [openApiDocument, 'urn:petstore:openapi-components'],
+  [accountOpenApiDocument, 'urn:petstore:account-openapi-components'],
+]);
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+addFormats(ajv);
+// OpenAPI's integer widths: our ids are below 2^53, so every int64 is a safe integer here.
+ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isSafeInteger(value) });
+const toAjvRefs = <T>(schema: T, componentsId: string): T =>
+  JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${componentsId}#/$defs/`)) as T;
+for (const [document, id] of COMPONENTS_IDS) ajv.addSchema({ $id: id, $defs: toAjvRefs(document.components.schemas, id) });
+
+const validators = new Map<string, ValidateFunction>();
+function validatorFor(schema: JsonSchema, componentsId: string): ValidateFunction {
+  const key = JSON.stringify([schema, componentsId]);
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = ajv.compile(toAjvRefs(schema, componentsId));
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+/** Validates a value against a schema of a document (the pets one by default); returns the problems (none when it matches). */
+export function schemaProblems(schema: JsonSchema, value: unknown, document: OpenApiDocument = openApiDocument): string[] {
+  const validate = validatorFor(schema, COMPONENTS_IDS.get(document) ?? '');
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`);
+}
+
+interface LocatedOperation {
+  readonly method: string;
+  readonly pattern: RegExp;
+  readonly operation: Operation;
+  readonly document: OpenApiDocument;
+}
+
+/** `http://127.0.0.1:{port}/v1` + `/pets/{petId}` → a pattern where each variable is one path segment. */
+function templatePattern(template: string): string {
+  return template
+    .split(/\{[^}]+\}/)
+    .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]+');
+}
+
+const OPERATIONS: LocatedOperation[] = [openApiDocument, accountOpenApiDocument].flatMap((document) =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).flatMap(([method, operation]) =>
+      (operation.servers ?? document.servers).map((server) => ({
+        method: method.toUpperCase(),
+        pattern: new RegExp(`^${templatePattern(server.url)}${templatePattern(path)}$`),
+        operation,
+        document,
+      })),
+    ),
+  ),
+);
+
+function locate(method: string, url: string): LocatedOperation | undefined {
+  const { origin, pathname } = new URL(url);
+  return OPERATIONS.find((candidate) => candidate.method === method.toUpperCase() && candidate.pattern.test(`${origin}${pathname}`));
+}
+
+export function findOperation(method: string, url: string): Operation | undefined {
+  return locate(method, url)?.operation;
+}
+
+/** Locally the account API shares the origin of the others: its paths are the ones under /account. */
+const isAccountUrl = (url: string): boolean => {
+  const { pathname } = new URL(url);
+  return pathname === ACCOUNT_BASE_PATH || pathname.startsWith(`${ACCOUNT_BASE_PATH}/`);
+};
+
+const isReference = (value: Header | Reference): value is Reference => '$ref' in value;
+
+/**
+ * Outside the documented operations the API answers the `$default` route: 404 `not_found`, or 401
+ * without a valid key (the document's description says so; OpenAPI has no place for "any other path").
+ */
+function unmatchedRouteResponse(status: number, url: string): Response | undefined {
+  if (status !== 401 && status !== 404) return undefined;
+  // The account API's `$default` route is behind the JWT authorizer: its 401 is the one every account operation documents.
+  if (isAccountUrl(url)) {
+    if (status === 401) return Object.values(Object.values(accountOpenApiDocument.paths)[0] ?? {})[0]?.responses['401'];
+    return { ...(unmatchedRouteResponse(status, 'http://x/') as Response), description: 'any other account API route' };
+  }
+  const cacheControl: Header = { description: '', required: true, schema: { type: 'string', const: 'no-store' } };
+  const wwwAuthenticate: Header = { description: '', required: true, schema: { type: 'string', const: 'Bearer realm="petstore"' } };
+  return {
+    description: 'any other route',
+    headers: { 'Cache-Control': cacheControl, ...(status === 401 ? { 'WWW-Authenticate': wwwAuthenticate } : {}) },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
+}
+
+/** Header values are text; a header documented as an integer is compared as one. */
+function headerValue(schema: JsonSchema, text: string): unknown {
+  return schema.type === 'integer' && /^-?[0-9]+$/.test(text) ? Number(text) : text;
+}
+
+function headerProblems(documented: Response['headers'], actual: Headers, document: OpenApiDocument): string[] {
+  const problems: string[] = [];
+  const known = new Map(Object.entries(documented ?? {}).map(([name, header]) => [name.toLowerCase(), { name, header }]));
+  for (const { name, header } of known.values()) {
+    if (isReference(header)) throw new Error(`header ${name}: references are not used in this document`);
+    const value = actual.get(name);
+    if (value === null) {
+      if (header.required) problems.push(`required header ${name} is missing`);
+      continue;
+    }
+    problems.push(
+      ...schemaProblems(header.schema, headerValue(header.schema, value), document).map(
+        (problem) => `header ${name}: ${problem.replace('(root) ', '')}`,
+      ),
+    );
+  }
+  for (const [name] of actual) {
+    if (!known.has(name) && !TRANSPORT_HEADERS.has(name)) problems.push(`header ${name} is not documented for this answer`);
+  }
+  return problems;
+}
+
+const GATEWAY_ERROR: JsonSchema = { $ref: '#/components/schemas/GatewayError' };
+
+/**
+ * API Gateway's own answers (`GatewayError`) come without a Content-Type. OpenAPI cannot say "no media
+ * type", so the document lists them under application/json; an answer without one is accepted only
+ * where that body is documented, and must then be exactly that body.
+ */
+function gatewayErrorDocumented(documented: NonNullable<Response['content']>): boolean {
+  const schema = documented['application/json']?.schema;
+  const branches = schema?.oneOf ?? [schema];
+  return branches.some((branch) => branch?.$ref === GATEWAY_ERROR.$ref);
+}
+
+function bodyProblems(documented: Response['content'], answer: ContractAnswer, document: OpenApiDocument): string[] {
+  const mediaType = answer.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (!documented) return answer.text === '' ? [] : ['a body was sent where none is documented'];
+  const media =
+    mediaType === undefined ? (gatewayErrorDocumented(documented) ? { schema: GATEWAY_ERROR } : undefined) : documented[mediaType];
+  if (!media) return [`Content-Type ${mediaType ?? '(none)'} is not documented (documented: ${Object.keys(documented).join(', ')})`];
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    return [`the body is not JSON: ${answer.text.slice(0, 80)}`];
+  }
+  return schemaProblems(media.schema, body, document).map((problem) => `body ${problem}`);
+}
+
+/** Everything in the answer the document does not allow; empty when it honours the contract. */
+export function contractViolations(request: ContractRequest, answer: ContractAnswer): { operationId: string; problems: string[] } {
+  const located = locate(request.method, request.url);
+  const operation = located?.operation;
+  const document = located?.document ?? (isAccountUrl(request.url) ? accountOpenApiDocument : openApiDocument);
+  const operationId = operation?.operationId ?? '(any other route)';
+  const documented = operation ? operation.responses[String(answer.status)] : unmatchedRouteResponse(answer.status, request.url);
+  if (!documented) {
+    const statuses = operation ? Object.keys(operation.responses).join(', ') : '401, 404';
+    return { operationId, problems: [`status ${answer.status} is not documented (documented: ${statuses})`] };
+  }
+  return {
+    operationId,
+    problems: [...headerProblems(documented.headers, answer.headers, document), ...bodyProblems(documented.content, answer, document)],
+  };
+}
