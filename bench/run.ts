@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: cold start, warm overhead, DynamoDB calls and capacity per request, and listing at
- * scale, each against its budget (docs/performance.md). Exits non-zero when a budget is missed.
+ * `npm run bench`: cold start, warm overhead, DynamoDB calls and capacity per request, listing at
+ * scale and `npm run dev`'s reload, each against its budget (docs/performance.md). Exits non-zero when a budget is missed.
  *   --smoke          tiny counts: proves every part runs and prints; budgets reported, never enforced
  *   --write-results  also writes the report to bench/results.md (never in CI)
  */
@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { loadFunctions } from '../local/functions';
 import { openBenchStore } from './bench-store';
 import { runColdStart } from './cold-start';
+import { runDevReload } from './dev-reload';
 import { runDynamoDbUsage } from './dynamodb-usage';
 import { describeMachine } from './machine';
 import { budgetTable, renderTable, type BudgetCheck } from './report';
@@ -29,8 +30,15 @@ const smoke = flags.has('--smoke');
 
 /** Full runs satisfy the minimums of docs/performance.md (≥ 30 cold starts, 1k vs 20k pets). */
 const COUNTS = smoke
-  ? { coldStartRuns: 3, warmIterations: 30, usageRequests: 5, scaling: { small: 100, large: 400 }, scalingRequests: 20 }
-  : { coldStartRuns: 40, warmIterations: 1_000, usageRequests: 50, scaling: { small: 1_000, large: 20_000 }, scalingRequests: 300 };
+  ? { coldStartRuns: 3, warmIterations: 30, usageRequests: 5, scaling: { small: 100, large: 400 }, scalingRequests: 20, devReloads: 2 }
+  : {
+      coldStartRuns: 40,
+      warmIterations: 1_000,
+      usageRequests: 50,
+      scaling: { small: 1_000, large: 20_000 },
+      scalingRequests: 300,
+      devReloads: 10,
+    };
 
 const log = (text: string): void => void process.stderr.write(`[bench] ${text}\n`);
 
@@ -41,8 +49,10 @@ async function main(): Promise<number> {
   const checks: BudgetCheck[] = [];
   let engine = '';
   try {
-    log('1/4 cold start: bundling every function and timing fresh node processes');
+    log('1/5 cold start: bundling every function and timing fresh node processes');
     const cold = await runColdStart(workDir, COUNTS.coldStartRuns);
+    log(`5/5 npm run dev: ${COUNTS.devReloads} reloads of an edited handler, in a copy of the project`);
+    const reload = await runDevReload(workDir, COUNTS.devReloads);
 
     log('starting the local DynamoDB');
     const bench = await openBenchStore();
@@ -51,14 +61,14 @@ async function main(): Promise<number> {
       // Handlers read their environment (set by openBenchStore) when their modules load, as in Lambda.
       const functions = await loadFunctions();
       const timer = installSdkTimer();
-      log(`4/4 scaling: seeding ${COUNTS.scaling.small} then ${COUNTS.scaling.large} pets (measured first, on an empty table)`);
+      log(`4/5 scaling: seeding ${COUNTS.scaling.small} then ${COUNTS.scaling.large} pets (measured first, on an empty table)`);
       const scaling = await runScaling(functions, bench, COUNTS.scaling, COUNTS.scalingRequests);
-      log('2/4 warm overhead: in-process invocations');
+      log('2/5 warm overhead: in-process invocations');
       const warm = await runWarmOverhead(functions, bench, timer, COUNTS.warmIterations, 1);
-      log('3/4 DynamoDB calls and capacity per request');
+      log('3/5 DynamoDB calls and capacity per request');
       const usage = await runDynamoDbUsage(functions, bench, COUNTS.usageRequests, 1);
-      for (const table of [cold.table, warm.table, usage.table, scaling.table]) sections.push(renderTable(table));
-      for (const part of [cold, warm, usage, scaling]) checks.push(...part.checks);
+      for (const table of [cold.table, warm.table, usage.table, scaling.table, reload.table]) sections.push(renderTable(table));
+      for (const part of [cold, warm, usage, scaling, reload]) checks.push(...part.checks);
     } finally {
       await bench.stop();
     }

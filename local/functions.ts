@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { DEPLOYED_FUNCTIONS } from '../lib/deployed-functions';
 import type { OperationId } from '../lib/routes';
+import type { FunctionName } from '../lib/table-access';
 
 export type LambdaFunction = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -23,22 +24,31 @@ async function load(entry: string): Promise<LambdaFunction> {
 }
 
 /**
- * Imports the handler modules of every function the CDK stack deploys (lib/deployed-functions.ts).
+ * Imports the handler modules of every function the CDK stack deploys (lib/deployed-functions.ts), by name.
  * Call it only after the environment (table names, DynamoDB endpoint) is set: like in Lambda,
  * handlers read it when their module loads.
  */
-export async function loadFunctions(): Promise<GatewayFunctions> {
-  const loaded = await Promise.all(DEPLOYED_FUNCTIONS.map(async (fn) => ({ ...fn, handler: await load(fn.entry) })));
-  const named = (name: string): LambdaFunction => {
-    const fn = loaded.find((candidate) => candidate.name === name);
-    if (!fn) throw new Error(`lib/deployed-functions.ts has no function ${name}`);
-    return fn.handler;
-  };
+export async function loadHandlers(): Promise<ReadonlyMap<FunctionName, LambdaFunction>> {
+  return new Map(await Promise.all(DEPLOYED_FUNCTIONS.map(async (fn) => [fn.name, await load(fn.entry)] as const)));
+}
+
+/** The server's view of the functions, each given by its name in lib/deployed-functions.ts. */
+export function gatewayFunctions(named: (name: FunctionName) => LambdaFunction): GatewayFunctions {
   return {
     authorizer: named('authorizer'),
     notFound: named('notFound'),
     accountNotFound: named('accountNotFound'),
     preflight: named('preflight'),
-    operations: new Map(loaded.flatMap(({ route, handler }) => (route ? [[route.operationId, handler] as const] : []))),
+    operations: new Map(DEPLOYED_FUNCTIONS.flatMap(({ name, route }) => (route ? [[route.operationId, named(name)] as const] : []))),
   };
+}
+
+/** Every handler, loaded in this process (`npm start`, the tests, the bench). Same rule: environment first. */
+export async function loadFunctions(): Promise<GatewayFunctions> {
+  const handlers = await loadHandlers();
+  return gatewayFunctions((name) => {
+    const handler = handlers.get(name);
+    if (!handler) throw new Error(`lib/deployed-functions.ts has no function ${name}`);
+    return handler;
+  });
 }

@@ -14,10 +14,13 @@ import { removeEndpoint, writeEndpoint } from './endpoint-file';
 import { loadFunctions } from './functions';
 import { openLocalStore, type LocalStore } from './local-store';
 import { currentParentPid, isAlive } from './processes';
+import { reloadingFunctions } from './reloading-functions';
 import { startLocalApi, type LocalApi } from './server';
 import { throttleFromEnvironment } from './throttle';
 
 const PARENT_POLL_MS = 500;
+/** `npm run dev`: the same server, its functions reloaded when lambda/ or lib/ change (local/reloading-functions.ts). */
+const WATCH = process.argv.slice(2).includes('--watch');
 
 /** The key is printed once, where it was created or read from disk; a key given in the environment is never echoed. */
 function devKeyLines(devKey: DevKey, dataDir: string, petsBaseUrl: string): string[] {
@@ -73,7 +76,7 @@ async function main(): Promise<void> {
     }, PARENT_POLL_MS).unref();
   }
 
-  const store = await openLocalStore({ dataDir, owner: 'npm start' });
+  const store = await openLocalStore({ dataDir, owner: WATCH ? 'npm run dev' : 'npm start' });
   running.store = store;
   // Nothing nurses a dead engine back: the server stops, saying why, and a developer starts it again.
   void store.died.then((how) => stop(`the database engine ended on its own (${how.split('\n')[0] ?? how}); start npm start again`, 1));
@@ -97,7 +100,7 @@ async function main(): Promise<void> {
   noteRunningCognito(dataDir, accounts.cognito.endpoint, accounts.cognito.userPoolId);
 
   const api = await startLocalApi({
-    functions: await loadFunctions(),
+    functions: WATCH ? await reloadingFunctions() : await loadFunctions(),
     accountAuthorizer: accounts.accountAuthorizer,
     portal: accounts.portal,
     port,
@@ -121,6 +124,7 @@ async function main(): Promise<void> {
       `Developer portal (sign up, get your own key): ${api.origin}/portal/`,
       `API reference: ${api.origin}/portal/reference.html`,
       `Account base URL: ${api.origin} (Cognito emulator at ${accounts.cognito.endpoint})`,
+      ...(WATCH ? ['Reloading: the functions reload when lambda/ or lib/ change; a change under local/ needs a restart'] : []),
     ].join('\n'),
   );
 }

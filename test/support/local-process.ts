@@ -9,8 +9,8 @@ export interface LocalServerProcess {
   readonly petsBaseUrl: string;
   readonly origin: string;
   output(): string;
-  /** Resolves with the first match of `pattern` in the output, once it is printed (rejects if the process ends first). */
-  waitForOutput(pattern: RegExp): Promise<RegExpExecArray>;
+  /** Resolves with the first match of `pattern` in the output (from character `from`), once it is printed (rejects if the process ends first). */
+  waitForOutput(pattern: RegExp, from?: number): Promise<RegExpExecArray>;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
   /** Resolves with the exit code once the process has ended (however it ended). */
@@ -36,14 +36,24 @@ export async function killLeftoverServers(): Promise<void> {
   );
 }
 
+/** Where and how to run `local/start.ts`: by default the project's own, without arguments. */
+export interface LocalServerOptions {
+  /** A project tree to run it in (its own local/start.ts, lambda/ …). */
+  readonly cwd?: string;
+  readonly args?: readonly string[];
+}
+
 /** Starts `local/start.ts` and collects its output; the process ends by itself if this one dies (PETSTORE_EXIT_WITH_PARENT). */
-export function spawnLocalServer(env: Record<string, string>): {
+export function spawnLocalServer(
+  env: Record<string, string>,
+  options: LocalServerOptions = {},
+): {
   child: ChildProcessWithoutNullStreams;
   output: () => string;
   exited: Promise<number | null>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
-    cwd: PROJECT_ROOT,
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts', ...(options.args ?? [])], {
+    cwd: options.cwd ?? PROJECT_ROOT,
     env: { ...process.env, PORT: '0', PETSTORE_EXIT_WITH_PARENT: '1', ...env },
   });
   running.add(child);
@@ -64,11 +74,11 @@ function outputWaiter(
   child: ChildProcessWithoutNullStreams,
   output: () => string,
   exited: Promise<number | null>,
-): (pattern: RegExp) => Promise<RegExpExecArray> {
-  return (pattern) =>
+): (pattern: RegExp, from?: number) => Promise<RegExpExecArray> {
+  return (pattern, from = 0) =>
     new Promise((found, fail) => {
       const look = (): boolean => {
-        const match = pattern.exec(output());
+        const match = pattern.exec(output().slice(from));
         if (!match) return false;
         child.stdout.off('data', look);
         child.stderr.off('data', look);
@@ -84,8 +94,8 @@ function outputWaiter(
     });
 }
 
-export async function startLocalServerProcess(env: Record<string, string>): Promise<LocalServerProcess> {
-  const { child, output, exited } = spawnLocalServer(env);
+export async function startLocalServerProcess(env: Record<string, string>, options: LocalServerOptions = {}): Promise<LocalServerProcess> {
+  const { child, output, exited } = spawnLocalServer(env, options);
   const waitForOutput = outputWaiter(child, output, exited);
   const [, petsBaseUrl = ''] = await waitForOutput(/Pets base URL: (http:\/\/127\.0\.0\.1:\d+\/v1)\n/);
   return {
