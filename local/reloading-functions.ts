@@ -6,8 +6,8 @@
  * new one; the old one ends once its last invocation has answered. A spare worker waits with the packages
  * already loaded (most of the loading time: ~0.5 s becomes ~0.1 s). A worker rather than a child process:
  * quicker to start, and it cannot outlive this process. Node's fs.watch is all the watching needed (see
- * watchTree), so no watcher library. local/ is the emulator itself, running in this thread: a change there is
- * only reported, and takes effect on the next start.
+ * watchTree), so no watcher library. local/ is the emulator itself, running in this thread: a change there goes
+ * to `onEmulatorChange` (npm run dev restarts the whole server), or is only reported.
  */
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -103,7 +103,10 @@ const listed = (files: ReadonlySet<string>): string =>
   [...files].slice(0, 3).join(', ') + (files.size > 3 ? ` and ${files.size - 3} more` : '') + ' changed';
 
 /** The server's functions, reloaded on every change under lambda/ or lib/. Call it once the environment is set. */
-export async function reloadingFunctions(log: (line: string) => void = console.log): Promise<GatewayFunctions> {
+export async function reloadingFunctions(
+  log: (line: string) => void = console.log,
+  onEmulatorChange?: (files: readonly string[]) => void,
+): Promise<GatewayFunctions> {
   const onCrash = (crashed: FunctionsWorker, why: string): void => {
     if (crashed !== current) return;
     log(`The functions' worker ended (${why}): loading the functions again`);
@@ -140,6 +143,10 @@ export async function reloadingFunctions(log: (line: string) => void = console.l
   let changed = new Set<string>();
   const settled = (): void => {
     const local = [...changed].filter((file) => file.startsWith('local/'));
+    if (local.length > 0 && onEmulatorChange) {
+      onEmulatorChange(local);
+      return;
+    }
     if (local.length > 0) log(`${local.join(', ')} changed: the emulator itself reloads only on restart (Ctrl-C, then npm run dev)`);
     changed = new Set([...changed].filter((file) => !file.startsWith('local/')));
     if (changed.size === 0 || starting) return;

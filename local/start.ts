@@ -21,6 +21,17 @@ import { throttleFromEnvironment } from './throttle';
 const PARENT_POLL_MS = 500;
 /** `npm run dev`: the same server, its functions reloaded when lambda/ or lib/ change (local/reloading-functions.ts). */
 const WATCH = process.argv.slice(2).includes('--watch');
+/**
+ * Set by scripts/launch.mjs as `<exit code>:<its pid>`: exiting with that code starts this program again
+ * (npm run dev, when local/ changes). Only when the launcher is this process's parent: the variable is
+ * inherited by everything below it, tests and their servers included.
+ */
+const RESTART_EXIT_CODE = ((): number | undefined => {
+  const [code, launcher] = (process.env.PETSTORE_RESTART ?? '').split(':').map(Number);
+  return code !== undefined && launcher === process.ppid ? code : undefined;
+})();
+/** A signal sent to the whole process group arrives twice: directly, and passed on by the launcher. */
+const SAME_SIGNAL_MS = 1_000;
 
 /** The key is printed once, where it was created or read from disk; a key given in the environment is never echoed. */
 function devKeyLines(devKey: DevKey, dataDir: string, petsBaseUrl: string): string[] {
@@ -45,13 +56,14 @@ async function main(): Promise<void> {
 
   // Filled in as they start: a signal may come at any point of the start-up.
   const running: { store?: LocalStore; accounts?: LocalAccounts; api?: LocalApi } = {};
-  let stopping = false;
+  let stopping: { reason: string; at: number } | undefined;
   const stop = (reason: string, exitCode: number): void => {
     if (stopping) {
+      if (reason === stopping.reason && performance.now() - stopping.at < SAME_SIGNAL_MS) return;
       console.log(`${reason}: stopping now, without waiting`);
       process.exit(exitCode === 0 ? 1 : exitCode);
     }
-    stopping = true;
+    stopping = { reason, at: performance.now() };
     console.log(`${reason}: stopping`);
     void (async () => {
       await running.api?.close();
@@ -79,7 +91,7 @@ async function main(): Promise<void> {
   const store = await openLocalStore({ dataDir, owner: WATCH ? 'npm run dev' : 'npm start' });
   running.store = store;
   // Nothing nurses a dead engine back: the server stops, saying why, and a developer starts it again.
-  void store.died.then((how) => stop(`the database engine ended on its own (${how.split('\n')[0] ?? how}); start npm start again`, 1));
+  void store.died.then((how) => stop(`the database engine ended on its own (${how.split('\n')[0] ?? how}); start the server again`, 1));
   Object.assign(process.env, store.environment);
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   console.log(
@@ -100,7 +112,14 @@ async function main(): Promise<void> {
   noteRunningCognito(dataDir, accounts.cognito.endpoint, accounts.cognito.userPoolId);
 
   const api = await startLocalApi({
-    functions: WATCH ? await reloadingFunctions() : await loadFunctions(),
+    functions: WATCH
+      ? await reloadingFunctions(
+          console.log,
+          RESTART_EXIT_CODE === undefined
+            ? undefined
+            : (files) => stop(`${files.join(', ')} changed: restarting the emulator (data and users are kept)`, RESTART_EXIT_CODE),
+        )
+      : await loadFunctions(),
     accountAuthorizer: accounts.accountAuthorizer,
     portal: accounts.portal,
     port,
@@ -124,7 +143,11 @@ async function main(): Promise<void> {
       `Developer portal (sign up, get your own key): ${api.origin}/portal/`,
       `API reference: ${api.origin}/portal/reference.html`,
       `Account base URL: ${api.origin} (Cognito emulator at ${accounts.cognito.endpoint})`,
-      ...(WATCH ? ['Reloading: the functions reload when lambda/ or lib/ change; a change under local/ needs a restart'] : []),
+      ...(WATCH
+        ? [
+            `Reloading: the functions reload when lambda/ or lib/ change; ${RESTART_EXIT_CODE === undefined ? 'a change under local/ needs a restart' : 'the server restarts when local/ changes'}`,
+          ]
+        : []),
     ].join('\n'),
   );
 }

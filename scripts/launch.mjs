@@ -111,6 +111,13 @@ async function ensureDependencies() {
   await run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 
+/**
+ * A tool exits with this code to be started again: `npm run dev` when its own emulator code changed
+ * (local/start.ts). Told through the environment as `<code>:<this pid>`, so that only a direct child
+ * uses it, never a process further down that inherited the variable.
+ */
+const RESTART_EXIT_CODE = 75;
+
 const [tool, ...args] = process.argv.slice(2);
 if (!tool) {
   say('usage: node scripts/launch.mjs <tool> [args…]');
@@ -119,4 +126,8 @@ if (!tool) {
 await ensureNode();
 await ensureDependencies();
 const bin = join(ROOT, 'node_modules', '.bin', tool);
-exitAs(await runForwardingSignals(existsSync(bin) ? bin : tool, args));
+const env = { ...process.env, PETSTORE_RESTART: `${RESTART_EXIT_CODE}:${process.pid}` };
+for (;;) {
+  const ended = await runForwardingSignals(existsSync(bin) ? bin : tool, args, { env });
+  if (ended.code !== RESTART_EXIT_CODE) exitAs(ended);
+}

@@ -170,7 +170,7 @@ test(
     await save(original.replace(UNEDITED, edited('3')), reloaded, '3');
     expect(await editServed(server, key)).toBe('3');
 
-    // 4. local/ is the emulator itself: a change there is reported; it takes effect on the next start.
+    // 4. local/ is the emulator itself: run without the launcher, a change there is only reported.
     const from = server.output().length;
     appendFileSync(join(copy, 'local/cors.ts'), '\n');
     await server.waitForOutput(/local\/cors\.ts changed: the emulator itself reloads only on restart/, from);
@@ -179,6 +179,37 @@ test(
     console.log(
       `npm run dev, save → first request served by the new code: ${latencies.join(', ')}; loading the functions: ${loads.join(', ')}`,
     );
+    expect(await server.stop()).toBe(0);
+  },
+  DEV_TEST_MS,
+);
+
+test(
+  'through the launcher (as npm run dev runs it), a change under local/ restarts the whole server, with the data kept',
+  async () => {
+    const copy = copyProject();
+    const key = issueApiKey({ accountId: 'acct_dev' }).key;
+    const server = await startLocalServerProcess(
+      { PETSTORE_DATA_DIR: newDirectory('petstore-dev-data-'), PETSTORE_DEV_API_KEY: key },
+      { cwd: copy, args: ['--watch'], viaLauncher: true },
+    );
+    expect(server.output()).toContain('the server restarts when local/ changes');
+    const created = await fetch(`${server.petsBaseUrl}/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Kept', categoryId: 3 }),
+    });
+    const pet = (await created.json()) as { id: number };
+
+    const from = server.output().length;
+    appendFileSync(join(copy, 'local/cors.ts'), '\n');
+    await server.waitForOutput(/local\/cors\.ts changed: restarting the emulator \(data and users are kept\): stopping/, from);
+    // The same launcher starts it again: a new banner (on a new port here, since the test asks for any free one).
+    const [, petsBaseUrl] = await server.waitForOutput(/Pets base URL: (http:\/\/127\.0\.0\.1:\d+\/v1)\n/, from);
+    const fetched = await fetch(`${petsBaseUrl}/pets/${pet.id}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(await fetched.json()).toEqual({ id: pet.id, name: 'Kept', categoryId: 3, status: 'available' });
+
+    // The launcher passes SIGTERM on to the restarted server and ends with it.
     expect(await server.stop()).toBe(0);
   },
   DEV_TEST_MS,

@@ -182,7 +182,7 @@ test(
     }
     process.kill(secondEngine, 'SIGKILL');
     expect(await second.exited).toBe(1);
-    expect(second.output()).toMatch(/the database engine ended on its own \(exit code -, signal SIGKILL\); start npm start again/);
+    expect(second.output()).toMatch(/the database engine ended on its own \(exit code -, signal SIGKILL\); start the server again/);
     expect(existsSync(join(dataDir, 'engine.lock'))).toBe(false);
   },
   PROCESS_TEST_MS,

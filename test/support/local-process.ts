@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export const PROJECT_ROOT = resolve(__dirname, '../..');
 
@@ -41,6 +41,8 @@ export interface LocalServerOptions {
   /** A project tree to run it in (its own local/start.ts, lambda/ …). */
   readonly cwd?: string;
   readonly args?: readonly string[];
+  /** Through scripts/launch.mjs, as `npm start` runs it (the pid is then the launcher's). */
+  readonly viaLauncher?: boolean;
 }
 
 /** Starts `local/start.ts` and collects its output; the process ends by itself if this one dies (PETSTORE_EXIT_WITH_PARENT). */
@@ -52,7 +54,9 @@ export function spawnLocalServer(
   output: () => string;
   exited: Promise<number | null>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts', ...(options.args ?? [])], {
+  const program = ['--import', 'tsx', 'local/start.ts', ...(options.args ?? [])];
+  const argv = options.viaLauncher ? [join(PROJECT_ROOT, 'scripts/launch.mjs'), 'node', ...program] : program;
+  const child = spawn(process.execPath, argv, {
     cwd: options.cwd ?? PROJECT_ROOT,
     env: { ...process.env, PORT: '0', PETSTORE_EXIT_WITH_PARENT: '1', ...env },
   });
