@@ -2,6 +2,26 @@ import eslint from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
+/** What Lambda code may import: only lambda/ and the plain data of lib/. */
+const LAMBDA_IMPORTS = {
+  paths: [
+    { name: 'aws-cdk-lib', message: 'Lambda code never imports aws-cdk-lib' },
+    { name: 'constructs', message: 'Lambda code never imports aws-cdk-lib' },
+  ],
+  patterns: [
+    { regex: '^aws-cdk-lib/', message: 'Lambda code never imports aws-cdk-lib' },
+    { regex: '(^|/)(local|openapi|scripts|bench|test)/', message: 'Lambda code imports only lambda/ and the plain data of lib/' },
+    { regex: '/lib/(petstore-|stage-config)', message: 'Lambda code imports only the plain data of lib/, never its constructs' },
+    // A function's bundle builds only the schemas of its own operation (`npm run bench`, part 1).
+    { regex: '/operations$', message: "import the operation's own spec from lambda/shared/operation-specs/" },
+    {
+      regex: '/schemas/(pet|message)-response$',
+      message: 'answer schemas are for the OpenAPI document; import their types only',
+      allowTypeImports: true,
+    },
+  ],
+};
+
 export default defineConfig(
   {
     ignores: [
@@ -97,25 +117,19 @@ export default defineConfig(
   },
   {
     files: ['lambda/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', LAMBDA_IMPORTS] },
+  },
+  {
+    // The data layer speaks domain: it throws lambda/shared/domain-errors.ts, and the error middleware maps them.
+    files: ['lambda/shared/repositories/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [
-            { name: 'aws-cdk-lib', message: 'Lambda code never imports aws-cdk-lib' },
-            { name: 'constructs', message: 'Lambda code never imports aws-cdk-lib' },
-          ],
+          ...LAMBDA_IMPORTS,
           patterns: [
-            { regex: '^aws-cdk-lib/', message: 'Lambda code never imports aws-cdk-lib' },
-            { regex: '(^|/)(local|openapi|scripts|bench|test)/', message: 'Lambda code imports only lambda/ and the plain data of lib/' },
-            { regex: '/lib/(petstore-|stage-config)', message: 'Lambda code imports only the plain data of lib/, never its constructs' },
-            // A function's bundle builds only the schemas of its own operation (`npm run bench`, part 1).
-            { regex: '/operations$', message: "import the operation's own spec from lambda/shared/operation-specs/" },
-            {
-              regex: '/schemas/(pet|message)-response$',
-              message: 'answer schemas are for the OpenAPI document; import their types only',
-              allowTypeImports: true,
-            },
+            ...LAMBDA_IMPORTS.patterns,
+            { regex: '/errors$', message: 'repositories throw domain errors (lambda/shared/domain-errors.ts), never HTTP errors' },
           ],
         },
       ],

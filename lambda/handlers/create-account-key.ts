@@ -1,6 +1,6 @@
 import { accountKeyAnswer } from '../shared/account-key-answer';
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '../shared/account-settings';
-import { ApiError } from '../shared/errors';
+import { ApiError, unauthorized } from '../shared/errors';
 import { httpHandler } from '../shared/http-handler';
 import { jsonResponse } from '../shared/http-response';
 import { CREATE_ACCOUNT_KEY } from '../shared/operation-specs/create-account-key';
@@ -13,7 +13,7 @@ export const createAccountKeyHandler = (keys: AccountKeys, now: () => Date = () 
   httpHandler(CREATE_ACCOUNT_KEY, async ({ caller, body }) => {
     const created = await keys.create(caller.accountId, body.description, now());
     if (created === 'closed') {
-      throw new ApiError(401, 'unauthorized', 'this account has been deleted', { 'www-authenticate': 'Bearer realm="petstore"' });
+      throw unauthorized('this account has been deleted');
     }
     if (created === 'limit_reached') {
       throw new ApiError(

@@ -34,6 +34,9 @@ export const serviceUnavailable = (): ApiError =>
   new ApiError(503, 'service_unavailable', 'the service is temporarily unavailable; retry shortly', { 'retry-after': '1' });
 
 export const invalidRequest = (message: string): ApiError => new ApiError(400, 'invalid_request', message);
+/** The one 401: the spec's body with the challenge every 401 carries (RFC 9110). */
+export const unauthorized = (message: string): ApiError =>
+  new ApiError(401, 'unauthorized', message, { 'www-authenticate': 'Bearer realm="petstore"' });
 export const notFound = (message: string): ApiError => new ApiError(404, 'not_found', message);
 export const idempotencyKeyReused = (): ApiError =>
   new ApiError(422, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different request body');

@@ -4,6 +4,7 @@
  * dynalite too, so the fallback cannot silently break.
  */
 import { issueApiKey } from '../../lambda/shared/api-keys';
+import { IdempotencyKeyReusedError } from '../../lambda/shared/domain-errors';
 import { claimFor } from '../../lambda/shared/idempotency';
 import { createDocumentClient } from '../../lambda/shared/dynamodb-client';
 import { DynamoApiKeyRepository } from '../../lambda/shared/repositories/api-key-repository';
@@ -79,8 +80,6 @@ test('Idempotency-Key writes: claim, repeat, a taken id moved to a fresh one, a 
   expect(await pets.create(body, once)).toEqual({ value: keyed, replayed: true });
   await expect(
     pets.create({ name: 'other', categoryId: 2 }, claimFor('createPet', 'acct_f', 'fallback-key', { name: 'other', categoryId: 2 })),
-  ).rejects.toMatchObject({
-    status: 422,
-  });
+  ).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
   expect(await pets.get(102)).toMatchObject({ name: 'keyed' });
 });

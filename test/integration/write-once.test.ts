@@ -3,7 +3,7 @@
  * the local DynamoDB: exactly one item per claim whatever fails, and the first answer for every repeat.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '../../lambda/shared/errors';
+import { IdempotencyKeyReusedError } from '../../lambda/shared/domain-errors';
 import { claimFor } from '../../lambda/shared/idempotency';
 import { DynamoMessageRepository } from '../../lambda/shared/repositories/message-repository';
 import { DynamoPetRepository } from '../../lambda/shared/repositories/pet-repository';
@@ -43,12 +43,11 @@ describe('writeOnce through DynamoPetRepository.create with a claim', () => {
     expect(await named('Once')).toHaveLength(1);
   });
 
-  test('the same key with another body is refused with 422 and stores nothing', async () => {
+  test('the same key with another body is refused (IdempotencyKeyReusedError, answered 422) and stores nothing', async () => {
     const pets = new DynamoPetRepository(db, tables.pets, { nextId: idsFrom(5_101, 5_102), idempotencyTable: tables.idempotency });
     await pets.create({ name: 'Body A', categoryId: 1 }, claim({ name: 'Body A', categoryId: 1 }, 'reused'));
     const refused = pets.create({ name: 'Body B', categoryId: 1 }, claim({ name: 'Body B', categoryId: 1 }, 'reused'));
-    await expect(refused).rejects.toEqual(expect.objectContaining({ status: 422, code: 'idempotency_key_reused' }));
-    await expect(refused).rejects.toBeInstanceOf(ApiError);
+    await expect(refused).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
     expect(await named('Body B')).toEqual([]);
   });
 

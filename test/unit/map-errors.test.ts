@@ -1,3 +1,4 @@
+import { DependencyUnavailableError, IdempotencyKeyReusedError } from '../../lambda/shared/domain-errors';
 import { ApiError } from '../../lambda/shared/errors';
 import { classify } from '../../lambda/shared/middleware/map-errors';
 
@@ -18,6 +19,7 @@ describe('what a client sees for each kind of failure', () => {
     ['a DynamoDB server error', sdkError('InternalServerError', { $fault: 'server', $metadata: { httpStatusCode: 500 } })],
     ['a transport failure (no HTTP answer)', sdkError('Error', { $metadata: { attempts: 3, totalRetryDelay: 120 } })],
     ['a request timeout', sdkError('TimeoutError', {})],
+    ['a dependency the data layer reports unavailable (the user pool over its quota)', new DependencyUnavailableError('the user pool')],
   ])('%s is 503 service_unavailable with Retry-After', (_label, error) => {
     expect(classify(error).apiError).toMatchObject({ status: 503, code: 'service_unavailable', headers: { 'retry-after': '1' } });
   });
@@ -35,6 +37,14 @@ describe('what a client sees for each kind of failure', () => {
 
   test('anything thrown that is not an Error is 500 internal_error', () => {
     expect(classify('boom').apiError).toMatchObject({ status: 500, code: 'internal_error' });
+  });
+
+  test("an Idempotency-Key reused with another body (the data layer's error) is 422 idempotency_key_reused", () => {
+    expect(classify(new IdempotencyKeyReusedError()).apiError).toMatchObject({
+      status: 422,
+      code: 'idempotency_key_reused',
+      message: 'this Idempotency-Key was already used with a different request body',
+    });
   });
 
   test('an ApiError passes through unchanged', () => {

@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ApiError, serviceUnavailable } from '../errors';
+import { DependencyUnavailableError, IdempotencyKeyReusedError } from '../domain-errors';
+import { ApiError, idempotencyKeyReused, serviceUnavailable } from '../errors';
 import { jsonResponse, type HttpResponse } from '../http-response';
 import { log, type LogLevel } from '../logger';
 
@@ -64,9 +65,10 @@ export interface Classified {
 /** `where` identifies the request in logs (operation and request ids), never its headers or body. */
 export function classify(error: unknown, where: Record<string, unknown> = {}): Classified {
   if (error instanceof ApiError) return { apiError: error };
+  if (error instanceof IdempotencyKeyReusedError) return { apiError: idempotencyKeyReused() };
   if (isMiddyHttpError(error) && error.statusCode >= 400 && error.statusCode < 500) return { apiError: fromMiddy(error) };
   const name = typeof error === 'object' && error !== null ? String((error as { name?: unknown }).name) : typeof error;
-  if (isUnavailable(error)) {
+  if (error instanceof DependencyUnavailableError || isUnavailable(error)) {
     return {
       apiError: serviceUnavailable(),
       log: { level: 'warn', message: 'dependency unavailable', fields: { ...where, errorName: name } },

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV } from '../../../lib/accounts';
-import { ApiError } from '../errors';
+import { unauthorized } from '../errors';
 
 /** Who calls the account API: a signed-in user of this stage's user pool. */
 export interface AccountCaller {
@@ -12,9 +12,6 @@ export interface AccountCaller {
 }
 
 const UNAUTHORIZED_MESSAGE = 'a valid access token is required: sign in and send `Authorization: Bearer <access token>`';
-
-const unauthorized = (): ApiError =>
-  new ApiError(401, 'unauthorized', UNAUTHORIZED_MESSAGE, { 'www-authenticate': 'Bearer realm="petstore"' });
 
 /** `requestContext.authorizer.jwt.claims`, checked step by step: the event type does not promise it. */
 function arrivingClaims(event: APIGatewayProxyEventV2): Record<string, unknown> | undefined {
@@ -47,7 +44,7 @@ const epochSeconds = (value: unknown): number => (typeof value === 'number' || t
  */
 export function accountOf(event: APIGatewayProxyEventV2, now: number = Date.now()): AccountCaller {
   const claims = arrivingClaims(event);
-  if (!claims) throw unauthorized();
+  if (!claims) throw unauthorized(UNAUTHORIZED_MESSAGE);
   const { sub, username, token_use: tokenUse, client_id: clientId, iss, exp } = claims;
   const valid =
     typeof sub === 'string' &&
@@ -58,7 +55,7 @@ export function accountOf(event: APIGatewayProxyEventV2, now: number = Date.now(
     clientId === setting(ACCOUNT_TOKEN_AUDIENCE_ENV) &&
     iss === setting(ACCOUNT_TOKEN_ISSUER_ENV) &&
     epochSeconds(exp) * 1000 > now;
-  if (!valid) throw unauthorized();
+  if (!valid) throw unauthorized(UNAUTHORIZED_MESSAGE);
   return { accountId: sub, username };
 }
 

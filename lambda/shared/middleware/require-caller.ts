@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AnonymousReason, Caller } from '../caller';
-import { ApiError, serviceUnavailable } from '../errors';
+import { serviceUnavailable, unauthorized } from '../errors';
 
 const UNAUTHORIZED_MESSAGES: Record<Exclude<AnonymousReason, 'unavailable'>, string> = {
   missing: 'missing API key: send the header `Authorization: Bearer <API_KEY>`',
@@ -48,7 +48,7 @@ export function callerOf(event: APIGatewayProxyEventV2): Caller {
   }
   if (auth?.reason === 'unavailable') throw serviceUnavailable();
   const message = isUnauthorizedReason(auth?.reason) ? UNAUTHORIZED_MESSAGES[auth.reason] : UNAUTHORIZED_MESSAGES.missing;
-  throw new ApiError(401, 'unauthorized', message, { 'www-authenticate': 'Bearer realm="petstore"' });
+  throw unauthorized(message);
 }
 
 /**

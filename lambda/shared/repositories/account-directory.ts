@@ -1,5 +1,5 @@
 import { AdminDeleteUserCommand, type CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { serviceUnavailable } from '../errors';
+import { DependencyUnavailableError } from '../domain-errors';
 
 /** The user pool, as the account API needs it: removing a user's sign-in. */
 export interface AccountDirectory {
@@ -20,7 +20,8 @@ export class CognitoAccountDirectory implements AccountDirectory {
       const name = error instanceof Error ? error.name : '';
       if (name === 'UserNotFoundException') return;
       // Cognito's request-rate quota is a client fault to the SDK; to our caller it is "retry later".
-      if (name === 'TooManyRequestsException' || name === 'LimitExceededException') throw serviceUnavailable();
+      if (name === 'TooManyRequestsException' || name === 'LimitExceededException')
+        throw new DependencyUnavailableError('the user pool', { cause: error });
       throw error;
     }
   }

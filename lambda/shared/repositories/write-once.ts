@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { idempotencyKeyReused } from '../errors';
+import { IdempotencyKeyReusedError } from '../domain-errors';
 import type { IdempotencyClaim } from '../idempotency';
 import { isSameWrite, putIf, putIfAbsent, withWriteToken, type Tokened } from './put-if-absent';
 
@@ -57,7 +57,7 @@ export async function writeOnce(
   const claimed = await claimRecord(target, claim, prepare(), now);
   let { record } = claimed;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    if (record.payloadHash !== claim.payloadHash) throw idempotencyKeyReused();
+    if (record.payloadHash !== claim.payloadHash) throw new IdempotencyKeyReusedError();
     if ((await putIfAbsent(target.db, target.tableName, target.keyName, record.item)) === 'stored') {
       return { value: record.item, replayed: !claimed.owned };
     }

@@ -1,0 +1,23 @@
+/**
+ * What the data layer reports, in its own terms: repositories throw these, never HTTP errors, and the
+ * error middleware (middleware/map-errors.ts) decides what a client is answered.
+ */
+
+/** An `Idempotency-Key` already used, by the same account for the same operation, with another request. */
+export class IdempotencyKeyReusedError extends Error {
+  override readonly name = 'IdempotencyKeyReusedError';
+  constructor() {
+    super('this Idempotency-Key was already used with a different request body');
+  }
+}
+
+/** A service we depend on refused for now (throttled, over its quota): worth retrying later. */
+export class DependencyUnavailableError extends Error {
+  override readonly name = 'DependencyUnavailableError';
+  constructor(
+    readonly dependency: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${dependency} is unavailable for now`, options);
+  }
+}
