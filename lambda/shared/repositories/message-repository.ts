@@ -3,8 +3,8 @@ import type { Caller } from '../caller';
 import type { IdempotencyClaim } from '../idempotency';
 import { newMessageId } from '../message-ids';
 import type { Message } from '../schemas/message-response';
-import { putIfAbsent, withWriteToken, type Tokened } from './put-if-absent';
-import { writeOnce, type WriteOnceTarget, type Written } from './write-once';
+import { withWriteToken, type Tokened } from './put-if-absent';
+import { createItem, type CreateTarget, type Written } from './write-once';
 
 /** The queue of submitted messages, as the handlers see it. */
 export interface MessageRepository {
@@ -34,16 +34,16 @@ export interface MessageRepositoryOptions {
 export class DynamoMessageRepository implements MessageRepository {
   readonly #nextId: () => string;
   readonly #now: () => Date;
-  readonly #once: WriteOnceTarget | undefined;
+  readonly #target: CreateTarget;
 
   constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
+    db: DynamoDBDocumentClient,
+    tableName: string,
     { nextId = newMessageId, idempotencyTable, now = () => new Date() }: MessageRepositoryOptions = {},
   ) {
     this.#nextId = nextId;
     this.#now = now;
-    this.#once = idempotencyTable ? { db, tableName, keyName: 'id', recordsTable: idempotencyTable } : undefined;
+    this.#target = { db, tableName, keyName: 'id', recordsTable: idempotencyTable };
   }
 
   #newItem(text: string, caller: Caller): MessageItem {
@@ -58,16 +58,9 @@ export class DynamoMessageRepository implements MessageRepository {
   }
 
   async enqueue(text: string, caller: Caller, claim?: IdempotencyClaim): Promise<Written<Message>> {
-    if (claim) {
-      if (!this.#once) throw new Error('DynamoMessageRepository was built without its idempotency table');
-      const { value, replayed } = await writeOnce(this.#once, claim, () => this.#newItem(text, caller));
-      return { value: toMessage(value), replayed };
-    }
-    // A taken id (two ULIDs alike: practically never) gets a fresh one; nothing is ever overwritten.
-    for (let attempt = 1; attempt <= MAX_ENQUEUE_ATTEMPTS; attempt++) {
-      const item = this.#newItem(text, caller);
-      if ((await putIfAbsent(this.db, this.tableName, 'id', item)) === 'stored') return { value: toMessage(item), replayed: false };
-    }
-    throw new Error(`no free message id after ${MAX_ENQUEUE_ATTEMPTS} attempts`);
+    // A taken id (two ULIDs alike: practically never) gets a fresh one.
+    const limits = { maxAttempts: MAX_ENQUEUE_ATTEMPTS, keyDescription: 'message id' };
+    const { value, replayed } = await createItem(this.#target, () => this.#newItem(text, caller), claim, limits);
+    return { value: toMessage(value), replayed };
   }
 }

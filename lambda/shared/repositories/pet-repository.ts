@@ -6,8 +6,8 @@ import { newPetId } from '../pet-ids';
 import type { NewPet } from '../schemas/pet';
 import type { Pet } from '../schemas/pet-response';
 import { DEFAULT_PET_STATUS, type PetStatus } from '../schemas/pet-status';
-import { putIfAbsent, withWriteToken, type Tokened } from './put-if-absent';
-import { writeOnce, type WriteOnceTarget, type Written } from './write-once';
+import { withWriteToken, type Tokened } from './put-if-absent';
+import { createItem, type CreateTarget, type Written } from './write-once';
 
 export interface PetPage {
   readonly pets: Pet[];
@@ -63,7 +63,7 @@ export interface PetRepositoryOptions {
 export class DynamoPetRepository implements PetRepository {
   readonly #nextId: () => number;
   readonly #now: () => Date;
-  readonly #once: WriteOnceTarget | undefined;
+  readonly #target: CreateTarget;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -72,7 +72,7 @@ export class DynamoPetRepository implements PetRepository {
   ) {
     this.#nextId = nextId;
     this.#now = now;
-    this.#once = idempotencyTable ? { db, tableName, keyName: 'id', recordsTable: idempotencyTable } : undefined;
+    this.#target = { db, tableName, keyName: 'id', recordsTable: idempotencyTable };
   }
 
   #newItem(newPet: NewPet): PetItem {
@@ -86,16 +86,9 @@ export class DynamoPetRepository implements PetRepository {
   }
 
   async create(newPet: NewPet, claim?: IdempotencyClaim): Promise<Written<Pet>> {
-    if (claim) {
-      if (!this.#once) throw new Error('DynamoPetRepository was built without its idempotency table');
-      const { value, replayed } = await writeOnce(this.#once, claim, () => this.#newItem(newPet));
-      return { value: toPet(value), replayed };
-    }
-    for (let attempt = 1; attempt <= MAX_CREATE_ATTEMPTS; attempt++) {
-      const item = this.#newItem(newPet);
-      if ((await putIfAbsent(this.db, this.tableName, 'id', item)) === 'stored') return { value: toPet(item), replayed: false };
-    }
-    throw new Error(`no free pet id after ${MAX_CREATE_ATTEMPTS} attempts`);
+    const limits = { maxAttempts: MAX_CREATE_ATTEMPTS, keyDescription: 'pet id' };
+    const { value, replayed } = await createItem(this.#target, () => this.#newItem(newPet), claim, limits);
+    return { value: toPet(value), replayed };
   }
 
   async get(id: number): Promise<Pet | undefined> {

@@ -66,6 +66,35 @@ export async function writeOnce(
   throw new Error(`no free key for the item of ${claim.recordKey} after ${MAX_ATTEMPTS} attempts`);
 }
 
+/** Where creates write: the items' table and key, and the claims' table when a create may carry a claim. */
+export interface CreateTarget extends Omit<WriteOnceTarget, 'recordsTable'> {
+  readonly recordsTable: string | undefined;
+}
+
+/**
+ * Stores a new item under a fresh key and returns it: the one create path of every repository. With a
+ * claim (`Idempotency-Key`), through writeOnce, once per claim. Without, a key taken by another item
+ * makes `prepare` draw a fresh one, up to `maxAttempts` times: nothing is ever overwritten.
+ */
+export async function createItem<T extends PreparedItem>(
+  target: CreateTarget,
+  prepare: () => T,
+  claim: IdempotencyClaim | undefined,
+  limits: { readonly maxAttempts: number; readonly keyDescription: string },
+): Promise<Written<T>> {
+  if (claim) {
+    const { recordsTable } = target;
+    if (!recordsTable) throw new Error(`a create with an Idempotency-Key needs the idempotency table (${target.tableName})`);
+    // The recorded item is one `prepare` made (by this request or a duplicate): the same shape.
+    return (await writeOnce({ ...target, recordsTable }, claim, prepare)) as Written<T>;
+  }
+  for (let attempt = 1; attempt <= limits.maxAttempts; attempt++) {
+    const item = prepare();
+    if ((await putIfAbsent(target.db, target.tableName, target.keyName, item)) === 'stored') return { value: item, replayed: false };
+  }
+  throw new Error(`no free ${limits.keyDescription} after ${limits.maxAttempts} attempts`);
+}
+
 /** Claims the key with this request's intended write, or returns the record that holds it. */
 async function claimRecord(
   target: WriteOnceTarget,
