@@ -2,14 +2,13 @@ import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWith
 import { parseBearer } from '../shared/api-keys';
 import { AUTH_CACHE_TTL_MS, AUTH_KNOWN_KEYS_MAX, AUTH_UNKNOWN_KEYS_MAX } from '../shared/auth-settings';
 import type { AuthorizerContext } from '../shared/caller';
-import { tableName } from '../shared/config';
-import { documentClient } from '../shared/dynamodb-client';
 import { KeyResolver } from '../shared/key-resolver';
 import { cameThroughFrontDoor } from '../shared/front-door';
 import { log } from '../shared/logger';
-import { DynamoApiKeyRepository, type ApiKeyRecord } from '../shared/repositories/api-key-repository';
+import type { ApiKeyRecord } from '../shared/repositories/api-key-repository';
+import { apiKeys } from '../shared/stores/api-keys';
 
-const keys = new DynamoApiKeyRepository(documentClient(), tableName('apiKeys'));
+const keys = apiKeys();
 /** A table read on a cache miss, which also notes (at most hourly) that an active key was used. */
 async function lookUp(keyHash: string): Promise<ApiKeyRecord | undefined> {
   const record = await keys.findByHash(keyHash);

@@ -4,27 +4,24 @@ import { AUTH_CACHE_TTL_MS } from '../shared/auth-settings';
 import { httpHandler } from '../shared/http-handler';
 import { jsonResponse } from '../shared/http-response';
 import { LIST_ACCOUNT_KEYS } from '../shared/operation-specs/list-account-keys';
-import { tableName } from '../shared/config';
-import { documentClient } from '../shared/dynamodb-client';
-import { DynamoApiKeyRepository, type ApiKeyRepository } from '../shared/repositories/api-key-repository';
+import { apiKeys } from '../shared/stores/api-keys';
 import type { AccountKeyList } from '../shared/schemas/account-key-response';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** GET /account/keys — the signed-in account's active keys and recently revoked ones, newest first, with its limits. */
-export const listAccountKeysHandler = (keys: Pick<ApiKeyRepository, 'listByAccount'>, now: () => Date = () => new Date()) =>
-  httpHandler(LIST_ACCOUNT_KEYS, async ({ caller }) => {
-    const shownSince = new Date(now().getTime() - REVOKED_KEYS_LISTED_FOR_DAYS * DAY_MS).toISOString();
-    const records = (await keys.listByAccount(caller.accountId)).filter(
-      (record) => record.revokedAt === undefined || record.revokedAt > shownSince,
-    );
-    const answer: AccountKeyList = {
-      keys: records.map(accountKeyAnswer),
-      maxActiveKeys: MAX_ACTIVE_KEYS_PER_ACCOUNT,
-      revocationDelaySeconds: AUTH_CACHE_TTL_MS / 1000,
-    };
-    return jsonResponse(200, answer);
-  });
-
 // Reads only: the account index of the API-keys table (the cap's accounts table is for writers).
-export const handler = listAccountKeysHandler(new DynamoApiKeyRepository(documentClient(), tableName('apiKeys')));
+const keys = apiKeys();
+
+export const handler = httpHandler(LIST_ACCOUNT_KEYS, async ({ caller }) => {
+  const shownSince = new Date(Date.now() - REVOKED_KEYS_LISTED_FOR_DAYS * DAY_MS).toISOString();
+  const records = (await keys.listByAccount(caller.accountId)).filter(
+    (record) => record.revokedAt === undefined || record.revokedAt > shownSince,
+  );
+  const answer: AccountKeyList = {
+    keys: records.map(accountKeyAnswer),
+    maxActiveKeys: MAX_ACTIVE_KEYS_PER_ACCOUNT,
+    revocationDelaySeconds: AUTH_CACHE_TTL_MS / 1000,
+  };
+  return jsonResponse(200, answer);
+});

@@ -1,22 +1,19 @@
-import { tableName } from '../shared/config';
-import { documentClient } from '../shared/dynamodb-client';
 import { httpHandler } from '../shared/http-handler';
 import { jsonResponse } from '../shared/http-response';
 import { absoluteUrl } from '../shared/links';
 import { LIST_PETS } from '../shared/operation-specs/list-pets';
 import { decodeCursor, encodeCursor } from '../shared/page-cursor';
-import { DynamoPetRepository, type PetRepository } from '../shared/repositories/pet-repository';
+import { petReader } from '../shared/stores/pets';
+
+const pets = petReader();
 
 /** GET /v1/pets — a page of pets; the next page, if any, is announced in `Link: <…>; rel="next"`. */
-export const listPetsHandler = (pets: PetRepository) =>
-  httpHandler(LIST_PETS, async ({ query, event }) => {
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query.status);
-    const page = await pets.list({ limit: query.limit, ...(query.status ? { status: query.status } : {}), ...(after ? { after } : {}) });
-    if (!page.next) return jsonResponse(200, page.pets);
-    const next = new URLSearchParams({ limit: String(query.limit) });
-    if (query.status) next.set('status', query.status);
-    next.set('cursor', encodeCursor(page.next));
-    return jsonResponse(200, page.pets, { link: `<${absoluteUrl(event, event.rawPath, next)}>; rel="next"` });
-  });
-
-export const handler = listPetsHandler(new DynamoPetRepository(documentClient(), tableName('pets')));
+export const handler = httpHandler(LIST_PETS, async ({ query, event }) => {
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query.status);
+  const page = await pets.list({ limit: query.limit, ...(query.status ? { status: query.status } : {}), ...(after ? { after } : {}) });
+  if (!page.next) return jsonResponse(200, page.pets);
+  const next = new URLSearchParams({ limit: String(query.limit) });
+  if (query.status) next.set('status', query.status);
+  next.set('cursor', encodeCursor(page.next));
+  return jsonResponse(200, page.pets, { link: `<${absoluteUrl(event, event.rawPath, next)}>; rel="next"` });
+});
