@@ -7,10 +7,11 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { LAMBDA_BUNDLE_OPTIONS } from './bundling';
-import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS, functionEnvironment } from './function-settings';
+import type { FunctionRecipe } from './function-recipe';
+import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from './function-settings';
 import type { StageConfig } from './stage-config';
-import { TABLE_ACCESS, tablesUsedBy, type FunctionName, type TableAccess } from './table-access';
-import { tableEnvironment, type TableKey } from './tables';
+import type { TableAccess } from './table-access';
+import type { TableKey } from './tables';
 
 /** lib/bundling.ts in NodejsFunction's vocabulary; `esbuildArgs` carries what it has no prop for. */
 export const NODEJS_BUNDLING: BundlingOptions = {
@@ -42,15 +43,13 @@ export interface PetStoreFunctionDefaults {
 }
 
 export interface PetStoreFunctionProps extends PetStoreFunctionDefaults {
-  /** Selects the function's row of lib/table-access.ts: its permissions and table environment. */
-  readonly name: FunctionName;
   /** Handler module relative to projectRoot (from lib/routes.ts). */
   readonly entry: string;
   readonly description: string;
-  /** Variables beyond the shared ones and the table names: the account functions' token issuer and audience, the front door's (lib/front-door.ts). */
-  readonly environment?: Readonly<Record<string, string>>;
-  /** Permissions beyond its tables, e.g. Cognito's AdminDeleteUser on the stage's user pool (lib/accounts.ts). */
-  readonly statements?: readonly PolicyStatement[];
+  /** Its environment and access (lib/function-recipe.ts), with this stage's resources' tokens. */
+  readonly recipe: FunctionRecipe;
+  /** The stage's user pool, on which the recipe's identity actions are granted. */
+  readonly userPoolArn: string;
 }
 
 const resourceArn = (table: Table, access: TableAccess): string =>
@@ -58,8 +57,8 @@ const resourceArn = (table: Table, access: TableAccess): string =>
 
 /**
  * One Lambda function of the service with every shared setting in one place: runtime, arm64, memory,
- * timeout, its own log group and role, JSON logs, environment, bundling. Its IAM statements and
- * table environment come from lib/table-access.ts and nothing else.
+ * timeout, its own log group and role, JSON logs, environment, bundling. Its environment and IAM
+ * statements come from its recipe (lib/function-recipe.ts) and nothing else.
  */
 export class PetStoreFunction extends Construct {
   readonly function: NodejsFunction;
@@ -68,7 +67,7 @@ export class PetStoreFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: PetStoreFunctionProps) {
     super(scope, id);
-    const { config, tables, projectRoot, name } = props;
+    const { config, tables, projectRoot, recipe } = props;
 
     this.logGroup = new LogGroup(this, 'Logs', { retention: config.logRetention, removalPolicy: config.logRemovalPolicy });
 
@@ -77,10 +76,12 @@ export class PetStoreFunction extends Construct {
     this.role.addToPolicy(
       new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [this.logGroup.logGroupArn] }),
     );
-    for (const access of TABLE_ACCESS[name]) {
+    for (const access of recipe.tables) {
       this.role.addToPolicy(new PolicyStatement({ actions: [...access.actions], resources: [resourceArn(tables[access.table], access)] }));
     }
-    for (const statement of props.statements ?? []) this.role.addToPolicy(statement);
+    if (recipe.identityActions.length > 0) {
+      this.role.addToPolicy(new PolicyStatement({ actions: [...recipe.identityActions], resources: [props.userPoolArn] }));
+    }
 
     this.function = new NodejsFunction(this, 'Function', {
       entry: join(projectRoot, props.entry),
@@ -95,11 +96,7 @@ export class PetStoreFunction extends Construct {
       // Platform lines (START/REPORT) as JSON too, and Lambda drops app lines below the stage's level.
       loggingFormat: LoggingFormat.JSON,
       applicationLogLevelV2: ApplicationLogLevel[config.logLevel],
-      environment: {
-        ...tableEnvironment(tablesUsedBy(name), (key) => tables[key].tableName),
-        ...functionEnvironment(config.logLevel),
-        ...props.environment,
-      },
+      environment: { ...recipe.environment },
       projectRoot,
       depsLockFilePath: join(projectRoot, 'package-lock.json'),
       bundling: NODEJS_BUNDLING,

@@ -1,13 +1,12 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { CorsHttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV, IDENTITY_ACCESS, PASSWORD_POLICY, USER_POOL_ID_ENV } from './accounts';
+import { PASSWORD_POLICY } from './accounts';
 import { constructIdOf } from './construct-ids';
-import { DEPLOYED_FUNCTIONS, type DeployedFunction } from './deployed-functions';
-import { FORWARDED_HOST_HEADER, FRONT_DOOR_SECRET_ENV, PUBLIC_HOST_HEADER_ENV } from './front-door';
+import { DEPLOYED_FUNCTIONS } from './deployed-functions';
+import { functionRecipe, type RunFacts } from './function-recipe';
 import { PetStoreAlarms } from './petstore-alarms';
 import { addEntrance } from './petstore-entrance';
 import { frontDoorOriginSecret, type FrontDoorEdge } from './petstore-front-door';
@@ -43,43 +42,25 @@ export class PetStoreStack extends Stack {
     const portal = new PetStorePortal(this, 'Portal', { projectRoot });
 
     const shared: PetStoreFunctionDefaults = { projectRoot, config, tables };
-    // Behind a front door the authorizer gets the origin secret, and the route functions the header
-    // that carries the host clients called (lib/front-door.ts).
     const originSecret = config.frontDoor ? frontDoorOriginSecret(this, config) : undefined;
-    const frontDoorEnvironment = (fn: DeployedFunction): Record<string, string> =>
-      !originSecret
-        ? {}
-        : fn.name === 'authorizer'
-          ? { [FRONT_DOOR_SECRET_ENV]: originSecret.secretValue.unsafeUnwrap() }
-          : fn.route && fn.route.api !== 'account'
-            ? { [PUBLIC_HOST_HEADER_ENV]: FORWARDED_HOST_HEADER }
-            : {};
-    // The account functions check the access token's issuer and audience again (defense in depth).
-    const accountEnvironment = (fn: DeployedFunction): Record<string, string> =>
-      fn.account ? { [ACCOUNT_TOKEN_ISSUER_ENV]: identity.issuer, [ACCOUNT_TOKEN_AUDIENCE_ENV]: identity.client.userPoolClientId } : {};
-    const identityAccess = (name: FunctionName) => {
-      const actions = IDENTITY_ACCESS[name];
-      if (!actions) return {};
-      return {
-        environment: { [USER_POOL_ID_ENV]: identity.userPool.userPoolId },
-        statements: [new PolicyStatement({ actions: [...actions], resources: [identity.userPool.userPoolArn] })],
-      };
+    // What every function runs with comes from these facts alone (lib/function-recipe.ts).
+    const facts: RunFacts = {
+      tableName: (key) => tables[key].tableName,
+      logLevel: config.logLevel,
+      identity: { userPoolId: identity.userPool.userPoolId, issuer: identity.issuer, audience: identity.client.userPoolClientId },
+      ...(originSecret ? { frontDoorSecret: originSecret.secretValue.unsafeUnwrap() } : {}),
     };
     const functions = new Map<FunctionName, IFunction>(
-      DEPLOYED_FUNCTIONS.map((fn) => {
-        const cognito = identityAccess(fn.name);
-        return [
-          fn.name,
-          new PetStoreFunction(this, constructIdOf(fn.name), {
-            ...shared,
-            name: fn.name,
-            entry: fn.entry,
-            description: `${fn.name}: ${fn.summary}`,
-            environment: { ...frontDoorEnvironment(fn), ...accountEnvironment(fn), ...cognito.environment },
-            ...(cognito.statements ? { statements: cognito.statements } : {}),
-          }).function,
-        ];
-      }),
+      DEPLOYED_FUNCTIONS.map((fn) => [
+        fn.name,
+        new PetStoreFunction(this, constructIdOf(fn.name), {
+          ...shared,
+          entry: fn.entry,
+          description: `${fn.name}: ${fn.summary}`,
+          recipe: functionRecipe(fn, facts),
+          userPoolArn: identity.userPool.userPoolArn,
+        }).function,
+      ]),
     );
     const functionNamed = (name: FunctionName): IFunction => {
       const fn = functions.get(name);

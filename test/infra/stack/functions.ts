@@ -1,4 +1,6 @@
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { DEPLOYED_FUNCTIONS } from '../../../lib/deployed-functions';
+import { functionRecipe } from '../../../lib/function-recipe';
 import { NODEJS_BUNDLING } from '../../../lib/petstore-function';
 import { STAGES, type StageName } from '../../../lib/stages';
 import type { FunctionName } from '../../../lib/table-access';
@@ -82,6 +84,29 @@ describe.each(STAGES)('%s stage functions', (stage) => {
       ...(account ? { ACCOUNT_TOKEN_ISSUER: expect.anything(), ACCOUNT_TOKEN_AUDIENCE: expect.anything() } : {}),
       ...(name === 'deleteAccount' ? { USER_POOL_ID: expect.anything() } : {}),
     });
+  });
+
+  it.each(FUNCTIONS)("%s runs with exactly its recipe (lib/function-recipe.ts), given this stage's tables and user pool", (name) => {
+    const { template } = synth(stage);
+    const [, fn] = functionNamed(template, name);
+    const deployed = DEPLOYED_FUNCTIONS.find((candidate) => candidate.name === name);
+    if (!deployed) throw new Error(`no deployed function ${name}`);
+    // Facts as markers the template's values replace: references as JSON, the issuer (a joined URL) as itself.
+    const ref = (id: string): string => JSON.stringify({ Ref: id });
+    const only = (type: string): string => [...resourcesOfType(template, type).keys()][0] ?? '';
+    const issuer = '<the user pool issuer>';
+    const recipe = functionRecipe(deployed, {
+      tableName: (table) => ref(tableId(template, table)),
+      logLevel: LOG_SETTINGS[stage].level,
+      identity: { userPoolId: ref(only('AWS::Cognito::UserPool')), issuer, audience: ref(only('AWS::Cognito::UserPoolClient')) },
+    });
+    const expected = Object.fromEntries(
+      Object.entries(recipe.environment).map(([variable, value]) => [
+        variable,
+        value === issuer ? expect.anything() : value.startsWith('{') ? JSON.parse(value) : value,
+      ]),
+    );
+    expect((fn.Properties.Environment as { Variables: unknown }).Variables).toEqual(expected);
   });
 
   it.each(FUNCTIONS)('%s logs JSON at the stage level into its own log group with the stage retention', (name) => {
