@@ -9,6 +9,7 @@ import { createDocumentClient } from '../lambda/shared/dynamodb-client';
 import { DynamoApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
 import { PET_STATUSES } from '../lambda/shared/schemas/pet-status';
 import { openLocalStore, type LocalStore } from '../local/local-store';
+import { localFunctionEnvironment } from '../local/function-environment';
 
 export const BENCH_ACCOUNT_ID = 'acct_bench';
 
@@ -24,7 +25,7 @@ export interface BenchStore {
 
 export async function openBenchStore(): Promise<BenchStore> {
   const store = await openLocalStore({ tablePrefix: 'bench-' });
-  Object.assign(process.env, store.environment, { POWERTOOLS_LOG_LEVEL: 'ERROR' });
+  Object.assign(process.env, localFunctionEnvironment({ endpoint: store.endpoint, tableNames: store.tableNames, logLevel: 'ERROR' }));
   const db = createDocumentClient(store.endpoint);
   const { key, record } = issueApiKey({ accountId: BENCH_ACCOUNT_ID, description: 'bench' });
   await new DynamoApiKeyRepository(db, store.tableNames.apiKeys).create(record);

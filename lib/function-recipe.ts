@@ -16,8 +16,8 @@ export interface RunFacts {
   readonly tableName: (key: TableKey) => string;
   /** Powertools' level: the stage's, or the local server's. */
   readonly logLevel: string;
-  /** The user pool, and the issuer and app client of the access tokens the account API takes. */
-  readonly identity: { readonly userPoolId: string; readonly issuer: string; readonly audience: string };
+  /** The user pool, and the issuer and app client of the access tokens the account API takes (none locally without Cognito). */
+  readonly identity?: { readonly userPoolId: string; readonly issuer: string; readonly audience: string };
   /** Behind a front door (lib/front-door.ts): the secret CloudFront sends, which the authorizer checks. */
   readonly frontDoorSecret?: string;
 }
@@ -39,14 +39,15 @@ function frontDoorEnvironment(fn: DeployedFunction, secret: string | undefined):
 
 export function functionRecipe(fn: DeployedFunction, facts: RunFacts): FunctionRecipe {
   const identityActions = IDENTITY_ACCESS[fn.name] ?? [];
+  const { identity } = facts;
   return {
     environment: {
       ...tableEnvironment(tablesUsedBy(fn.name), facts.tableName),
       ...functionEnvironment(facts.logLevel),
       ...frontDoorEnvironment(fn, facts.frontDoorSecret),
       // The account functions check the access token's issuer and audience again (defense in depth).
-      ...(fn.account ? { [ACCOUNT_TOKEN_ISSUER_ENV]: facts.identity.issuer, [ACCOUNT_TOKEN_AUDIENCE_ENV]: facts.identity.audience } : {}),
-      ...(identityActions.length > 0 ? { [USER_POOL_ID_ENV]: facts.identity.userPoolId } : {}),
+      ...(fn.account && identity ? { [ACCOUNT_TOKEN_ISSUER_ENV]: identity.issuer, [ACCOUNT_TOKEN_AUDIENCE_ENV]: identity.audience } : {}),
+      ...(identityActions.length > 0 && identity ? { [USER_POOL_ID_ENV]: identity.userPoolId } : {}),
     },
     tables: TABLE_ACCESS[fn.name],
     identityActions,

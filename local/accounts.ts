@@ -11,8 +11,6 @@ export interface LocalAccounts {
   readonly cognito: LocalCognito;
   readonly accountAuthorizer: JwtAuthorizer;
   readonly portal: PortalIdentity;
-  /** Set before the handlers load (as the stack sets it for the account functions). */
-  readonly environment: Readonly<Record<string, string>>;
   stop(): Promise<void>;
 }
 
@@ -22,7 +20,6 @@ export async function startLocalAccounts(options: LocalCognitoOptions = {}): Pro
     cognito,
     accountAuthorizer: jwtAuthorizer({ issuer: cognito.issuer, audience: [cognito.clientId], jwksUrl: cognito.jwksUrl }),
     portal: { cognitoEndpoint: cognito.endpoint, userPoolId: cognito.userPoolId, clientId: cognito.clientId },
-    environment: cognito.environment,
     stop: () => cognito.stop(),
   };
 }

@@ -35,15 +35,7 @@ import { otp } from 'cognito-local/lib/services/otp';
 import { JwtTokenGenerator } from 'cognito-local/lib/services/tokenGenerator';
 import type { Triggers } from 'cognito-local/lib/services/triggers';
 import { UserPoolServiceFactoryImpl } from 'cognito-local/lib/services/userPoolService';
-import {
-  ACCESS_TOKEN_VALIDITY_MINUTES,
-  ACCOUNT_TOKEN_AUDIENCE_ENV,
-  ACCOUNT_TOKEN_ISSUER_ENV,
-  COGNITO_ENDPOINT_ENV,
-  PASSWORD_POLICY,
-  REFRESH_TOKEN_VALIDITY_DAYS,
-  USER_POOL_ID_ENV,
-} from '../lib/accounts';
+import { ACCESS_TOKEN_VALIDITY_MINUTES, PASSWORD_POLICY, REFRESH_TOKEN_VALIDITY_DAYS } from '../lib/accounts';
 import { freePort, LOCAL_CREDENTIALS, LOCAL_REGION } from './dynamodb-engine';
 
 const POOL_NAME = 'petstore-local';
@@ -57,8 +49,6 @@ export interface LocalCognito {
   /** The `iss` of its tokens: `http://127.0.0.1:PORT/<pool id>`. */
   readonly issuer: string;
   readonly jwksUrl: string;
-  /** What the account functions are told, as in Lambda, plus the emulator's address. */
-  readonly environment: Readonly<Record<string, string>>;
   /** The last confirmation code sent to this address, if any. */
   lastCode(email: string): string | undefined;
   stop(): Promise<void>;
@@ -184,12 +174,6 @@ export async function startLocalCognito(options: LocalCognitoOptions = {}): Prom
       clientId,
       issuer,
       jwksUrl: `${issuer}/.well-known/jwks.json`,
-      environment: {
-        [ACCOUNT_TOKEN_ISSUER_ENV]: issuer,
-        [ACCOUNT_TOKEN_AUDIENCE_ENV]: clientId,
-        [USER_POOL_ID_ENV]: userPoolId,
-        [COGNITO_ENDPOINT_ENV]: endpoint,
-      },
       lastCode: (email) => codes.get(email.toLowerCase()),
       stop: () =>
         new Promise<void>((closed) => {

@@ -1,6 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startLocalDynamoDb, LOCAL_CREDENTIALS, LOCAL_REGION, type EngineName, type LocalDynamoDbOptions } from './dynamodb-engine';
-import { TABLE_KEYS, tableEnvironment } from '../lib/tables';
 import { ensureTables, localTableNames, type TableNames } from './tables';
 
 export interface LocalStore {
@@ -11,23 +10,10 @@ export interface LocalStore {
   /** Resolves, saying how, if the engine ends on its own. */
   readonly died: Promise<string>;
   readonly tableNames: TableNames;
-  /** Process environment for functions using this store (same variables as in Lambda). */
-  readonly environment: Record<string, string>;
   stop(): Promise<void>;
 }
 
 export const LOCAL_TABLE_PREFIX = 'petstore-local-';
-
-export function storeEnvironment(endpoint: string, tableNames: TableNames): Record<string, string> {
-  return {
-    DYNAMODB_ENDPOINT: endpoint,
-    AWS_REGION: LOCAL_REGION,
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    // Every function runs in this one process, so it is told every table.
-    ...tableEnvironment(TABLE_KEYS, (key) => tableNames[key]),
-  };
-}
 
 /** Connects to (or creates) the tables of lib/tables.ts on an endpoint. */
 export async function prepareTables(endpoint: string, prefix: string): Promise<TableNames> {
@@ -52,7 +38,6 @@ export async function openLocalStore(options: LocalDynamoDbOptions & { tablePref
       enginePid: db.pid,
       died: db.died,
       tableNames,
-      environment: storeEnvironment(db.endpoint, tableNames),
       stop: () => db.stop(),
     };
   } catch (error) {

@@ -11,6 +11,7 @@ import { startLocalAccounts, type LocalAccounts } from './accounts';
 import { localCorsOrigins } from './cors';
 import { DEV_KEY_FILE, ensureDevKey, type DevKey } from './dev-key';
 import { removeEndpoint, writeEndpoint } from './endpoint-file';
+import { localFunctionEnvironment } from './function-environment';
 import { loadFunctions } from './functions';
 import { openLocalStore, type LocalStore } from './local-store';
 import { currentParentPid, isAlive } from './processes';
@@ -92,15 +93,9 @@ async function main(): Promise<void> {
   running.store = store;
   // Nothing nurses a dead engine back: the server stops, saying why, and a developer starts it again.
   void store.died.then((how) => stop(`the database engine ended on its own (${how.split('\n')[0] ?? how}); start the server again`, 1));
-  Object.assign(process.env, store.environment);
-  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   console.log(
     `DynamoDB engine: ${store.engine === 'dynamodb-local' ? 'Amazon DynamoDB Local (Java)' : 'dynalite (embedded, pure JS)'} at ${store.endpoint}, data in ${dataDir}`,
   );
-
-  const db = createDocumentClient(store.endpoint);
-  const devKey = await ensureDevKey(new DynamoApiKeyRepository(db, store.tableNames.apiKeys), dataDir, process.env.PETSTORE_DEV_API_KEY);
-  db.destroy();
 
   // The developer portal's user pool (cognito-local): no email is sent, the codes are printed here.
   const accounts = await startLocalAccounts({
@@ -108,8 +103,16 @@ async function main(): Promise<void> {
     onCode: (email, code) => console.log(`Confirmation code for ${email}: ${code}`),
   });
   running.accounts = accounts;
-  Object.assign(process.env, accounts.environment);
+  // Like Lambda, the functions read their environment when their modules load: set it once, before they load.
+  Object.assign(
+    process.env,
+    localFunctionEnvironment({ endpoint: store.endpoint, tableNames: store.tableNames, cognito: accounts.cognito }),
+  );
   noteRunningCognito(dataDir, accounts.cognito.endpoint, accounts.cognito.userPoolId);
+
+  const db = createDocumentClient(store.endpoint);
+  const devKey = await ensureDevKey(new DynamoApiKeyRepository(db, store.tableNames.apiKeys), dataDir, process.env.PETSTORE_DEV_API_KEY);
+  db.destroy();
 
   const api = await startLocalApi({
     functions: WATCH

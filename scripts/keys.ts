@@ -25,7 +25,8 @@ import {
 } from './aws-target';
 import { readLiveEndpoint } from '../local/endpoint-file';
 import { DataDirBusyError } from '../local/data-dir-lock';
-import { LOCAL_TABLE_PREFIX, openLocalStore, storeEnvironment, type LocalStore } from '../local/local-store';
+import { localFunctionEnvironment } from '../local/function-environment';
+import { LOCAL_TABLE_PREFIX, openLocalStore, type LocalStore } from '../local/local-store';
 import { localTableNames } from '../local/tables';
 
 const USAGE = `Usage: npm run keys -- <command> [options]
@@ -110,7 +111,7 @@ async function localTarget(dataDir: string): Promise<Target> {
   const { endpoint, store } = await localStore(dataDir);
   const tableNames = store?.tableNames ?? localTableNames(LOCAL_TABLE_PREFIX);
   // The local engines accept any credentials, but the SDK needs some to sign with.
-  Object.assign(process.env, storeEnvironment(endpoint, tableNames));
+  Object.assign(process.env, localFunctionEnvironment({ endpoint, tableNames }));
   const db = createDocumentClient(endpoint);
   const keys = new DynamoApiKeyRepository(db, tableNames.apiKeys);
   return {

@@ -26,6 +26,7 @@ import { openLocalStore } from '../local/local-store';
 import { startLocalApi } from '../local/server';
 import { describeTarget, resolveAwsTarget, stackOutputs, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
 import { checkRevokedKeyRefused, runSmokeChecks, type CheckResult, type SmokeTarget } from './smoke/checks';
+import { localFunctionEnvironment } from '../local/function-environment';
 
 const SMOKE_ACCOUNT_ID = 'acct_smoke';
 /** Past the authorizer's cache window, with a margin for clocks and in-flight lookups. */
@@ -82,7 +83,7 @@ async function stageSession(stage: string, options: AwsTargetOptions): Promise<S
 async function localSession(): Promise<Session> {
   const dataDir = mkdtempSync(join(tmpdir(), 'petstore-smoke-'));
   const store = await openLocalStore({ dataDir });
-  Object.assign(process.env, store.environment, { POWERTOOLS_LOG_LEVEL: 'ERROR' });
+  Object.assign(process.env, localFunctionEnvironment({ endpoint: store.endpoint, tableNames: store.tableNames, logLevel: 'ERROR' }));
   const db = createDocumentClient(store.endpoint);
   const corsOrigin = 'http://localhost:5173';
   const api = await startLocalApi({ functions: await loadFunctions(), corsOrigins: [corsOrigin] });

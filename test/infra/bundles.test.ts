@@ -16,7 +16,7 @@ import { tablesUsedBy } from '../../lib/table-access';
 import { TABLES, tableEnvironment } from '../../lib/tables';
 import { functionEnvironment } from '../../lib/function-settings';
 import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, PREFLIGHT_ENTRY } from '../../lib/routes';
-import { storeEnvironment } from '../../local/local-store';
+import { localFunctionEnvironment } from '../../local/function-environment';
 import { freshTables } from '../support/local-dynamodb';
 import { ERROR_LINE } from './fixtures/logs-an-error';
 import { PROJECT_ROOT } from './support/project-root';
@@ -201,7 +201,7 @@ it('a bundled handler answers its first request from DynamoDB without reading AW
     };
     const getPet = DEPLOYED_FUNCTIONS.find((fn) => fn.name === 'getPet')?.entry as string;
     const run = await runBundle(getPet, event, {
-      ...storeEnvironment(endpoint, tableNames),
+      ...localFunctionEnvironment({ endpoint, tableNames }),
       AWS_LAMBDA_FUNCTION_NAME: 'PetStore-bundle-test-getPet',
       HOME: home,
     });

@@ -11,7 +11,8 @@ import { DynamoApiKeyRepository } from '../../lambda/shared/repositories/api-key
 import { DynamoMessageRepository } from '../../lambda/shared/repositories/message-repository';
 import { DynamoPetRepository } from '../../lambda/shared/repositories/pet-repository';
 import { startLocalDynamoDb, type LocalDynamoDb } from '../../local/dynamodb-engine';
-import { prepareTables, storeEnvironment } from '../../local/local-store';
+import { localFunctionEnvironment } from '../../local/function-environment';
+import { prepareTables } from '../../local/local-store';
 import type { TableNames } from '../../local/tables';
 
 let engine: LocalDynamoDb;
@@ -21,7 +22,7 @@ let db: ReturnType<typeof createDocumentClient>;
 beforeAll(async () => {
   engine = await startLocalDynamoDb({ engine: 'dynalite' });
   tables = await prepareTables(engine.endpoint, 'fallback-');
-  Object.assign(process.env, storeEnvironment(engine.endpoint, tables));
+  Object.assign(process.env, localFunctionEnvironment({ endpoint: engine.endpoint, tableNames: tables }));
   db = createDocumentClient(engine.endpoint);
 });
 afterAll(async () => {

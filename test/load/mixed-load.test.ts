@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueApiKey } from '../../lambda/shared/api-keys';
 import { createDocumentClient } from '../../lambda/shared/dynamodb-client';
-import { LOCAL_TABLE_PREFIX, storeEnvironment } from '../../local/local-store';
+import { localFunctionEnvironment } from '../../local/function-environment';
+import { LOCAL_TABLE_PREFIX } from '../../local/local-store';
 import { localTableNames } from '../../local/tables';
 import { killLeftoverServers, startLocalServerProcess } from '../support/local-process';
 
@@ -38,7 +39,7 @@ const rssMegabytes = (pid: number): number => {
 
 async function scanAll(table: string): Promise<Record<string, unknown>[]> {
   const endpoint = (JSON.parse(readFileSync(join(dataDir, 'endpoint.json'), 'utf8')) as { endpoint: string }).endpoint;
-  Object.assign(process.env, storeEnvironment(endpoint, tables));
+  Object.assign(process.env, localFunctionEnvironment({ endpoint, tableNames: tables }));
   const db = createDocumentClient(endpoint);
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;

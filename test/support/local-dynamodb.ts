@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createDocumentClient } from '../../lambda/shared/dynamodb-client';
-import { prepareTables, storeEnvironment } from '../../local/local-store';
+import { localFunctionEnvironment } from '../../local/function-environment';
+import { prepareTables } from '../../local/local-store';
 import type { TableNames } from '../../local/tables';
 
 export function testEndpoint(): string {
@@ -16,7 +17,7 @@ export function testEndpoint(): string {
 export async function freshTables(endpoint: string = testEndpoint()): Promise<{ endpoint: string; tableNames: TableNames }> {
   const prefix = `test-${process.env.JEST_WORKER_ID ?? '0'}-${randomBytes(4).toString('hex')}-`;
   const tableNames = await prepareTables(endpoint, prefix);
-  Object.assign(process.env, storeEnvironment(endpoint, tableNames), { POWERTOOLS_LOG_LEVEL: 'SILENT' });
+  Object.assign(process.env, localFunctionEnvironment({ endpoint, tableNames, logLevel: 'SILENT' }));
   return { endpoint, tableNames };
 }
 

@@ -2,6 +2,7 @@ import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'
 import { issueApiKey } from '../../lambda/shared/api-keys';
 import { DynamoApiKeyRepository } from '../../lambda/shared/repositories/api-key-repository';
 import type { LocalAccounts } from '../../local/accounts';
+import { localFunctionEnvironment } from '../../local/function-environment';
 import { loadFunctions, type GatewayFunctions, type LambdaFunction } from '../../local/functions';
 import { startLocalApi } from '../../local/server';
 import type { TableNames } from '../../local/tables';
@@ -69,11 +70,12 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const { tableNames, endpoint } = await freshTables(options.endpoint);
   // The test's own client first: the functions' environment (e.g. short DynamoDB timeouts) is theirs only.
   const db = testDocumentClient(endpoint);
-  Object.assign(process.env, options.functionEnvironment);
   const keys = new DynamoApiKeyRepository(db, tableNames.apiKeys);
   // Loaded only when asked for: the emulator's modules take a while to load.
   const accounts = options.accounts ? await (await import('../../local/accounts')).startLocalAccounts() : undefined;
-  Object.assign(process.env, accounts?.environment);
+  if (accounts)
+    Object.assign(process.env, localFunctionEnvironment({ endpoint, tableNames, cognito: accounts.cognito, logLevel: 'SILENT' }));
+  Object.assign(process.env, options.functionEnvironment);
   const loaded = await loadFunctions();
   const functions: GatewayFunctions = options.freshAuthorizer ? { ...loaded, authorizer: freshAuthorizer } : loaded;
   const api = await startLocalApi({
