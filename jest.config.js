@@ -3,9 +3,10 @@ import { availableParallelism } from 'node:os';
 /**
  * Three tiers, one run (docs/testing.md has their timings):
  *   quick     unit, integration, HTTP, contract, property: in-process, against the suite's DynamoDB
- *   build     what compiles, bundles or synthesizes: the CDK template, the Lambda bundles, a generated client
+ *   slow      seconds each, in process or with short-lived tools: the CDK template, the Lambda bundles, a
+ *             generated client, DynamoDB faults through a proxy (its timeouts are waits, not work)
  *   processes what starts servers, engines and browsers: one file at a time (test/support/serial-runner.ts)
- * quick and build share the parallel workers; processes runs apart from them, before or after.
+ * quick and slow share the parallel workers; processes runs apart from them, before or after.
  * PETSTORE_TEST_TIERS (comma-separated) keeps only those tiers: `npm run test:quick` is `PETSTORE_TEST_TIERS=quick`.
  * (jest's own --selectProjects takes every later argument as a project name, so it cannot take test paths after it.)
  * TypeScript goes through SWC (no type-checking here: `npm run typecheck` does that).
@@ -24,6 +25,7 @@ const shared = {
 };
 
 const GENERATED_CLIENT = '<rootDir>/test/contract/generated-client.test.ts';
+const PROXIED_FAULTS = '<rootDir>/test/faults/dynamodb-unreachable.test.ts';
 
 export default {
   // Jest's default (cores − 1) is a single worker on a 2-core machine; most quick-tier time waits on I/O.
@@ -42,14 +44,15 @@ export default {
     },
     {
       ...shared,
-      displayName: 'build',
-      testMatch: ['<rootDir>/test/infra/**/*.test.ts', GENERATED_CLIENT],
+      displayName: 'slow',
+      testMatch: ['<rootDir>/test/infra/**/*.test.ts', GENERATED_CLIENT, PROXIED_FAULTS],
       testTimeout: 120_000,
     },
     {
       ...shared,
       displayName: 'processes',
       testMatch: ['<rootDir>/test/{local,faults,load,browser}/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', PROXIED_FAULTS],
       runner: '<rootDir>/test/support/serial-runner.ts',
       testTimeout: 120_000,
     },

@@ -1,6 +1,6 @@
 /**
  * A bounded load test through the local server process (loopback only): mixed reads and writes at a
- * fixed concurrency for PETSTORE_LOAD_SECONDS (10 in `npm test`, 60 in `npm run soak`) after a short
+ * fixed concurrency for PETSTORE_LOAD_SECONDS (5 in `npm test`, 60 in CI and `npm run soak`) after a short
  * warm-up. Zero 5xx; every acknowledged write is stored, and the only unacknowledged ones stored are
  * the requests still in flight when the load generator hung up; in the soak, the server's memory stays
  * flat. The check reads the data after SIGTERM and a restart on the same data directory, so it also
@@ -18,7 +18,7 @@ import { LOCAL_TABLE_PREFIX } from '../../local/local-store';
 import { localTableNames } from '../../local/tables';
 import { killLeftoverServers, startLocalServerProcess } from '../support/local-process';
 
-const SECONDS = Number(process.env.PETSTORE_LOAD_SECONDS ?? 10);
+const SECONDS = Number(process.env.PETSTORE_LOAD_SECONDS ?? 5);
 const WARM_UP_SECONDS = Math.min(10, Math.ceil(SECONDS / 4));
 const MEMORY_CHECK_MIN_SECONDS = 30;
 const CONNECTIONS = 32;
