@@ -156,6 +156,9 @@ test(
     expect(created.status).toBe(201);
     const pet = (await created.json()) as { id: number };
 
+    // A key the CLI issues now, and revokes once the server has restarted (which never saw it, so nothing caches it).
+    const cliKey = json(await keysCli(dataDir, 'create', '--account', 'acct_cli', '--json')) as { key: string; keyId: string };
+
     const another = spawnLocalServer({ PETSTORE_DATA_DIR: dataDir });
     expect(await another.exited).toBe(1);
     expect(another.output()).toContain(`${dataDir} is in use by npm start (pid ${first.child.pid}); stop it first`);
@@ -173,6 +176,10 @@ test(
     const fetched = await fetch(`${second.petsBaseUrl}/pets/${pet.id}`, { headers: { authorization: `Bearer ${devKey}` } });
     expect(fetched.status).toBe(200);
     expect(await fetched.json()).toEqual({ id: pet.id, name: 'Acknowledged', categoryId: 4, status: 'available' });
+    expect((await keysCli(dataDir, 'revoke', cliKey.keyId, '--json')).status).toBe(0);
+    const refused = await fetch(`${second.petsBaseUrl}/pets`, { headers: { authorization: `Bearer ${cliKey.key}` } });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ code: 'unauthorized', message: 'the API key has been revoked', status: 401 });
 
     const [secondEngine] = engines(dataDir);
     if (secondEngine === undefined) {

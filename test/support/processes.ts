@@ -16,7 +16,11 @@ export function enginesOn(dbPath: string): number[] {
     });
 }
 
-/** Resolves once the process is gone, or with `false` after `timeoutMs` (a ceiling for a hang, not a schedule). */
+/**
+ * Resolves once the process is gone, or with `false` after `timeoutMs` (a ceiling for a hang, not a schedule).
+ * Polls its state: the processes waited for here are not this process's children (DynamoDB Local is the
+ * child of a server that was killed), so no exit event reaches us, and Node has no pidfd.
+ */
 export async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (isAlive(pid)) {
