@@ -2,25 +2,51 @@ import eslint from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
-/** What Lambda code may import: only lambda/ and the plain data of lib/. */
-const LAMBDA_IMPORTS = {
-  paths: [
-    { name: 'aws-cdk-lib', message: 'Lambda code never imports aws-cdk-lib' },
-    { name: 'constructs', message: 'Lambda code never imports aws-cdk-lib' },
-  ],
-  patterns: [
-    { regex: '^aws-cdk-lib/', message: 'Lambda code never imports aws-cdk-lib' },
-    { regex: '(^|/)(local|openapi|scripts|bench|test)/', message: 'Lambda code imports only lambda/ and the plain data of lib/' },
-    { regex: '/lib/(petstore-|stage-config)', message: 'Lambda code imports only the plain data of lib/, never its constructs' },
-    // A function's bundle builds only the schemas of its own operation (`npm run bench`, part 1).
-    { regex: '/operations$', message: "import the operation's own spec from lambda/shared/operation-specs/" },
-    {
-      regex: '/schemas/(pet|message)-response$',
-      message: 'answer schemas are for the OpenAPI document; import their types only',
-      allowTypeImports: true,
-    },
-  ],
+/**
+ * The layers, top to bottom (docs/development.md): a folder imports only the folders below it, the
+ * layers of lambda/ by their aliases (`#data/…`), never by a relative path out of their folder.
+ */
+const LAMBDA_LAYERS = ['handlers', 'http', 'data', 'auth', 'contract', 'runtime'];
+/** @param {...{ regex: string, message: string, allowTypeImports?: boolean }} patterns */
+const restrict = (...patterns) => ({ '@typescript-eslint/no-restricted-imports': ['error', { patterns }] });
+const CDK = { regex: '^(aws-cdk-lib|constructs)(/|$)', message: 'only lib/ (the infrastructure) imports aws-cdk-lib' };
+const TESTS = { regex: '(^|/)test/', message: 'nothing outside test/ imports from test/' };
+const TOOLING = {
+  regex: '^#(lib|local|openapi)/|(^|/)(bin|lib|local|openapi|scripts|bench|test)/',
+  message: 'Lambda code imports only lambda/ and shared/',
 };
+const OUT_OF_FOLDER = { regex: '^\\.\\./\\.\\./', message: 'another layer is imported by its alias (#http/…, #data/…)' };
+
+/**
+ * The rules of one layer of lambda/: nothing above it, nothing of the infrastructure or tooling.
+ * @param {string} layer
+ * @param {...{ regex: string, message: string }} extra
+ */
+function lambdaLayer(layer, ...extra) {
+  const above = LAMBDA_LAYERS.slice(0, LAMBDA_LAYERS.indexOf(layer));
+  return {
+    files: [`lambda/${layer}/**/*.ts`],
+    rules: restrict(
+      CDK,
+      TOOLING,
+      OUT_OF_FOLDER,
+      ...(above.length > 0
+        ? [
+            {
+              regex: `^#(${above.join('|')})/`,
+              message: `lambda/${layer} may import only the layers below it: ${LAMBDA_LAYERS.slice(LAMBDA_LAYERS.indexOf(layer) + 1).join(', ')}, shared`,
+            },
+          ]
+        : []),
+      {
+        regex: '/schemas/(pet|message)-response$',
+        message: 'answer schemas are for the OpenAPI document; import their types only',
+        allowTypeImports: true,
+      },
+      ...extra,
+    ),
+  };
+}
 
 export default defineConfig(
   {
@@ -90,49 +116,29 @@ export default defineConfig(
   {
     // Production code and tooling never import tests: what both need lives outside test/.
     files: ['local/**/*.ts', 'scripts/**/*.ts', 'openapi/**/*.ts', 'bench/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: '(^|/)test/', message: 'nothing outside test/ imports from test/' }] },
-      ],
-    },
+    rules: restrict(TESTS),
   },
   {
-    // Layers depend one way (README, Design in brief): infrastructure never imports the runtime, the local
-    // emulation, the OpenAPI generator or tooling; plain data in lib/ is what they share.
+    // The infrastructure reads the plain data of shared/; it never imports the runtime, the emulator or tooling.
     files: ['lib/**/*.ts', 'bin/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '(^|/)(lambda|local|openapi|scripts|bench|test)/',
-              message: 'lib/ (infrastructure) may not import runtime, emulation or tooling code',
-            },
-          ],
-        },
-      ],
-    },
+    rules: restrict({
+      regex: '^#(handlers|http|data|auth|contract|runtime|local|openapi)/|(^|/)(lambda|local|openapi|scripts|bench|test)/',
+      message: 'lib/ (infrastructure) may not import runtime, emulation or tooling code',
+    }),
   },
   {
-    files: ['lambda/**/*.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', LAMBDA_IMPORTS] },
+    // The bottom of the house: plain data the stack, the functions and the emulator share. It imports only itself.
+    files: ['shared/**/*.ts'],
+    rules: restrict(CDK, { regex: '^(#|\\.\\./)', message: 'shared/ is plain data: it imports only its own modules' }),
   },
-  {
-    // The data layer speaks domain: it throws lambda/shared/domain-errors.ts, and the error middleware maps them.
-    files: ['lambda/shared/repositories/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          ...LAMBDA_IMPORTS,
-          patterns: [
-            ...LAMBDA_IMPORTS.patterns,
-            { regex: '/errors$', message: 'repositories throw domain errors (lambda/shared/domain-errors.ts), never HTTP errors' },
-          ],
-        },
-      ],
-    },
-  },
+  lambdaLayer('handlers'),
+  lambdaLayer('http'),
+  // The data layer speaks domain: it throws contract/domain-errors.ts, and the error middleware maps them.
+  lambdaLayer('data', {
+    regex: '^#contract/errors$',
+    message: 'the data layer throws domain errors (#contract/domain-errors), never HTTP errors',
+  }),
+  lambdaLayer('auth'),
+  lambdaLayer('contract'),
+  lambdaLayer('runtime'),
 );

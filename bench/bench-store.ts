@@ -1,15 +1,15 @@
 /**
  * The DynamoDB the warm, usage and scaling parts share: the local engine `npm start` uses (DynamoDB
- * Local, or dynalite without Java), in memory, with the tables of lib/tables.ts, an API key, and the
+ * Local, or dynalite without Java), in memory, with the tables of shared/tables.ts, an API key, and the
  * process environment the handlers read when their modules load.
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { issueApiKey } from '../lambda/shared/api-keys';
-import { createDocumentClient } from '../lambda/shared/dynamodb-client';
-import { DynamoApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
-import { PET_STATUSES } from '../lambda/shared/schemas/pet-status';
-import { openLocalStore, type LocalStore } from '../local/local-store';
-import { localFunctionEnvironment } from '../local/function-environment';
+import { issueApiKey } from '#auth/api-keys';
+import { createDocumentClient } from '#data/dynamodb-client';
+import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
+import { PET_STATUSES } from '#contract/schemas/pet-status';
+import { openLocalStore, type LocalStore } from '#local/local-store';
+import { localFunctionEnvironment } from '#local/function-environment';
 
 export const BENCH_ACCOUNT_ID = 'acct_bench';
 

@@ -9,11 +9,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { LAMBDA_BUNDLE_FILE, LAMBDA_BUNDLE_OPTIONS } from '../lib/bundling';
-import { functionEnvironment } from '../lib/function-settings';
-import { DEPLOYED_FUNCTIONS } from '../lib/deployed-functions';
-import { tablesUsedBy } from '../lib/table-access';
-import { TABLES, tableEnvironment } from '../lib/tables';
+import { LAMBDA_BUNDLE_FILE, LAMBDA_BUNDLE_OPTIONS } from '#lib/bundling';
+import { functionEnvironment } from '#shared/function-settings';
+import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
+import { tablesUsedBy } from '#shared/table-access';
+import { TABLES, tableEnvironment } from '#shared/tables';
 import type { BudgetCheck, Table } from './report';
 import { kib, median, ms } from './stats';
 
@@ -25,7 +25,7 @@ const BARE = 'bare node (node -e 0)';
 
 /**
  * What Lambda's environment holds at start-up (region, the execution role's credentials as
- * variables, function metadata) plus what the stack sets (lib/function-settings.ts). Built from
+ * variables, function metadata) plus what the stack sets (shared/function-settings.ts). Built from
  * scratch, not inherited, so start-up-heavy variables of this shell (NODE_OPTIONS,
  * NODE_EXTRA_CA_CERTS, …) never reach a measured process unless the stack deploys them too.
  */

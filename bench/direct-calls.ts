@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { PET_PROJECTION } from '../lambda/shared/repositories/pet-repository';
-import { PETS_STATUS_INDEX } from '../lib/tables';
-import type { TableNames } from '../local/tables';
+import { PET_PROJECTION } from '#data/repositories/pet-repository';
+import { PETS_STATUS_INDEX } from '#shared/tables';
+import type { TableNames } from '#local/tables';
 
 /** The DynamoDB calls the handlers make, made directly with the SDK: the bench's baseline. */
 export function directCalls(db: DynamoDBDocumentClient, tables: TableNames) {

@@ -7,10 +7,10 @@
  * A conditional write whose condition fails is billed as a write but reported without capacity: it
  * is counted apart and charged at its item's size in the "billed" column.
  */
-import { dynamoDbClient } from '../lambda/shared/dynamodb-client';
-import type { GatewayFunctions, LambdaFunction } from '../local/functions';
-import { issueApiKey } from '../lambda/shared/api-keys';
-import { DynamoApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
+import { dynamoDbClient } from '#data/dynamodb-client';
+import type { GatewayFunctions, LambdaFunction } from '#local/functions';
+import { issueApiKey } from '#auth/api-keys';
+import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
 import { BENCH_ACCOUNT_ID, type BenchStore } from './bench-store';
 import { authorizerEventFor, lambdaContext, madeUpKey, requestOf } from './events';
 import type { BudgetCheck, Table } from './report';

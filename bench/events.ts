@@ -4,8 +4,8 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { API_KEY_LENGTH, API_KEY_PREFIX } from '../lambda/shared/api-keys';
-import type { AuthorizerContext } from '../lambda/shared/caller';
+import { API_KEY_LENGTH, API_KEY_PREFIX } from '#auth/api-keys';
+import type { AuthorizerContext } from '#contract/caller';
 
 export const BENCH_CALLER: AuthorizerContext = { authenticated: true, accountId: 'acct_bench', keyId: 'key_bench' };
 
@@ -67,7 +67,7 @@ export function httpEvent(shape: RequestShape, authorization = 'Bearer pst_bench
 
 // The authorizer event and the Lambda context are the local gateway's own (local/gateway.ts), so the
 // bench invokes handlers exactly as the local server does.
-export { authorizerEvent as authorizerEventFor, lambdaContext } from '../local/gateway';
+export { authorizerEvent as authorizerEventFor, lambdaContext } from '#local/gateway';
 
 /** A string shaped like an API key that no one issued: its checksum fails (a random or mistyped key). */
 export const madeUpKey = (): string =>

@@ -4,9 +4,9 @@
  * A page must cost the same whatever the table size: a Query on the status index and a Scan that
  * both stop after one page.
  */
-import { ROUTES } from '../lib/routes';
-import { dispatch } from '../local/gateway';
-import type { GatewayFunctions } from '../local/functions';
+import { ROUTES } from '#shared/routes';
+import { dispatch } from '#local/gateway';
+import type { GatewayFunctions } from '#local/functions';
 import { seedPets, type BenchStore } from './bench-store';
 import { requestOf } from './events';
 import type { BudgetCheck, Table } from './report';

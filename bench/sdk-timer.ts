@@ -1,10 +1,10 @@
 /**
  * Measures the time a handler spends inside the AWS SDK (marshalling, signing, the HTTP round trip to
- * DynamoDB) by wrapping `send` of the shared clients the handlers use (lambda/shared/dynamodb-client.ts
+ * DynamoDB) by wrapping `send` of the shared clients the handlers use (lambda/data/dynamodb-client.ts
  * — one per process, so the handlers' calls go through the wrapper). What remains of a handler's time
  * is our own code: middleware, validation, serialisation.
  */
-import { documentClient, dynamoDbClient } from '../lambda/shared/dynamodb-client';
+import { documentClient, dynamoDbClient } from '#data/dynamodb-client';
 
 export interface SdkTimer {
   /** Milliseconds spent inside `send` since the last reset (outermost calls only). */

@@ -7,9 +7,9 @@
 import { App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { fileURLToPath } from 'node:url';
-import { addPetStore } from '../lib/petstore-app';
-import { STAGE_CONTEXT_KEYS, stageConfig } from '../lib/stage-config';
-import { parseStage } from '../lib/stages';
+import { addPetStore } from '#lib/petstore-app';
+import { STAGE_CONTEXT_KEYS, stageConfig } from '#lib/stage-config';
+import { parseStage } from '#shared/stages';
 
 const app = new App();
 const stage = configOrExit(() => parseStage(app.node.tryGetContext('stage')));

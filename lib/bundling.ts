@@ -20,7 +20,7 @@ export const LAMBDA_BUNDLE_OPTIONS = {
   // The Lambda runtime (nodejs24.x): no down-levelling of syntax Node 24 runs natively.
   target: 'node24',
   minify: true,
-  // The map ships next to the bundle for lambda/shared/source-mapped-stack.ts, which reads it only
+  // The map ships next to the bundle for lambda/runtime/source-mapped-stack.ts, which reads it only
   // when an error is logged; Node's --enable-source-maps would parse it at every cold start.
   // Mappings only, not the sources: smaller, nothing extra shipped.
   sourcemap: true,
@@ -36,9 +36,9 @@ export const LAMBDA_BUNDLE_OPTIONS = {
   alias: {
     // Lambda passes the role's credentials as environment variables: the SDK's default chain always
     // stops at its first link there, so only that link is bundled (same credentials, far less code).
-    '@aws-sdk/credential-provider-node': './lambda/shared/env-credentials-provider.ts',
+    '@aws-sdk/credential-provider-node': './lambda/runtime/bundle-shims/env-credentials-provider.ts',
     // DynamoDB streams no events; the SDK's dynamic import of the codec kept it in every bundle.
-    '@smithy/core/event-streams': './lambda/shared/bundle-shims/no-event-streams.ts',
+    '@smithy/core/event-streams': './lambda/runtime/bundle-shims/no-event-streams.ts',
   },
 } satisfies BuildOptions;
 

@@ -4,7 +4,7 @@
  * optional front door (`-c frontDoor=true`: CloudFront + AWS WAF). Without that context, nothing of
  * it exists. No aws-cdk-lib import here on purpose.
  */
-import type { PublicApiName } from './routes';
+import type { PublicApiName } from '#shared/routes';
 
 export interface HostedZone {
   readonly id: string;

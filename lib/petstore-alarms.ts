@@ -10,9 +10,9 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { constructIdOf } from './construct-ids';
 import type { PetStoreHttpApi } from './petstore-http-api';
-import type { ApiName } from './routes';
+import type { ApiName } from '#shared/routes';
 import type { StageConfig } from './stage-config';
-import { TABLES, type TableDefinition, type TableKey } from './tables';
+import { TABLES, type TableDefinition, type TableKey } from '#shared/tables';
 
 export interface PetStoreAlarmsProps {
   readonly config: StageConfig;

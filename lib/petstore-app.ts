@@ -3,7 +3,7 @@ import { CLOUDFRONT_CERTIFICATE_REGION } from './edge-config';
 import { PetStoreEdgeStack } from './petstore-edge-stack';
 import { PetStoreStack } from './petstore-stack';
 import type { StageConfig } from './stage-config';
-import { stackNameOf } from './stages';
+import { stackNameOf } from '#shared/stages';
 
 export interface PetStoreStacks {
   readonly main: PetStoreStack;

@@ -6,7 +6,7 @@ import { Construct } from 'constructs';
 import { constructIdOf } from './construct-ids';
 import type { CustomDomains } from './edge-config';
 import type { PetStoreHttpApi } from './petstore-http-api';
-import type { PublicApiName } from './routes';
+import type { PublicApiName } from '#shared/routes';
 
 /** The Route 53 zone of `-c hostedZoneId/-c hostedZoneName`, when given. */
 export const hostedZoneOf = (scope: Construct, domains: CustomDomains): IHostedZone | undefined =>
@@ -36,7 +36,7 @@ export interface PetStoreApiDomainsProps {
 
 /**
  * Stable addresses without the front door: one regional API Gateway custom domain per API (TLS 1.2),
- * each API mapped at the domain's root. The pets routes carry `/v1` themselves (lib/routes.ts), and
+ * each API mapped at the domain's root. The pets routes carry `/v1` themselves (shared/routes.ts), and
  * through a mapping without a key the functions see the same paths as on execute-api, so the pets
  * base URL is `https://<petsDomain>/v1`. With a hosted zone, alias records point the names at the
  * domains; otherwise the operator points them at the `*DnsTarget` outputs.

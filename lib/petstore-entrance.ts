@@ -5,7 +5,7 @@ import { CLOUDFRONT_CERTIFICATE_REGION } from './edge-config';
 import { PetStoreApiDomains } from './petstore-domains';
 import { FrontDoorEdgeResources, PetStoreFrontDoor, type FrontDoorEdge } from './petstore-front-door';
 import type { PetStoreHttpApi } from './petstore-http-api';
-import type { PublicApiName } from './routes';
+import type { PublicApiName } from '#shared/routes';
 import type { StageConfig } from './stage-config';
 
 export interface Entrance {

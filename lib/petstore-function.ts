@@ -7,11 +7,11 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { LAMBDA_BUNDLE_OPTIONS } from './bundling';
-import type { FunctionRecipe } from './function-recipe';
-import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from './function-settings';
+import type { FunctionRecipe } from '#shared/function-recipe';
+import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from '#shared/function-settings';
 import type { StageConfig } from './stage-config';
-import type { TableAccess } from './table-access';
-import type { TableKey } from './tables';
+import type { TableAccess } from '#shared/table-access';
+import type { TableKey } from '#shared/tables';
 
 /** lib/bundling.ts in NodejsFunction's vocabulary; `esbuildArgs` carries what it has no prop for. */
 export const NODEJS_BUNDLING: BundlingOptions = {
@@ -43,10 +43,10 @@ export interface PetStoreFunctionDefaults {
 }
 
 export interface PetStoreFunctionProps extends PetStoreFunctionDefaults {
-  /** Handler module relative to projectRoot (from lib/routes.ts). */
+  /** Handler module relative to projectRoot (from shared/routes.ts). */
   readonly entry: string;
   readonly description: string;
-  /** Its environment and access (lib/function-recipe.ts), with this stage's resources' tokens. */
+  /** Its environment and access (shared/function-recipe.ts), with this stage's resources' tokens. */
   readonly recipe: FunctionRecipe;
   /** The stage's user pool, on which the recipe's identity actions are granted. */
   readonly userPoolArn: string;
@@ -58,7 +58,7 @@ const resourceArn = (table: Table, access: TableAccess): string =>
 /**
  * One Lambda function of the service with every shared setting in one place: runtime, arm64, memory,
  * timeout, its own log group and role, JSON logs, environment, bundling. Its environment and IAM
- * statements come from its recipe (lib/function-recipe.ts) and nothing else.
+ * statements come from its recipe (shared/function-recipe.ts) and nothing else.
  */
 export class PetStoreFunction extends Construct {
   readonly function: NodejsFunction;

@@ -15,8 +15,8 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from './cors';
-import { PREFLIGHT_ROUTE, type RouteDefinition } from './routes';
+import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '#shared/cors';
+import { PREFLIGHT_ROUTE, type RouteDefinition } from '#shared/routes';
 import type { StageConfig } from './stage-config';
 
 /**
@@ -128,7 +128,7 @@ export class PetStoreHttpApi extends Construct {
     return this.api.apiEndpoint;
   }
 
-  /** One route of lib/routes.ts to its own function; the default authorizer applies. */
+  /** One route of shared/routes.ts to its own function; the default authorizer applies. */
   addRoute(route: RouteDefinition, handler: IFunction): void {
     this.api.addRoutes({
       path: route.path,

@@ -14,11 +14,11 @@ import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PORTAL_CONFIG_FILE, PORTAL_DIRECTORY, type PortalConfig } from './accounts';
-import { PORTAL_EXTRA_FILES, portalSecurityPolicy } from './portal-files';
+import { PORTAL_CONFIG_FILE, PORTAL_DIRECTORY, type PortalConfig } from '#shared/accounts';
+import { PORTAL_EXTRA_FILES, portalSecurityPolicy } from '#shared/portal-files';
 
 export interface PetStorePortalProps {
-  /** Directory holding portal/ and the files of lib/portal-files.ts. */
+  /** Directory holding portal/ and the files of shared/portal-files.ts. */
   readonly projectRoot: string;
 }
 

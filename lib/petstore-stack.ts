@@ -3,10 +3,10 @@ import { CorsHttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { PASSWORD_POLICY } from './accounts';
+import { PASSWORD_POLICY } from '#shared/accounts';
 import { constructIdOf } from './construct-ids';
-import { DEPLOYED_FUNCTIONS } from './deployed-functions';
-import { functionRecipe, type RunFacts } from './function-recipe';
+import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
+import { functionRecipe, type RunFacts } from '#shared/function-recipe';
 import { PetStoreAlarms } from './petstore-alarms';
 import { addEntrance } from './petstore-entrance';
 import { frontDoorOriginSecret, type FrontDoorEdge } from './petstore-front-door';
@@ -15,20 +15,20 @@ import { PetStoreHttpApi } from './petstore-http-api';
 import { PetStoreIdentity } from './petstore-identity';
 import { PetStorePortal } from './petstore-portal';
 import { PetStoreTables } from './petstore-tables';
-import { PETS_BASE_PATH, type ApiName, type PublicApiName } from './routes';
+import { PETS_BASE_PATH, type ApiName, type PublicApiName } from '#shared/routes';
 import type { StageConfig } from './stage-config';
-import type { FunctionName } from './table-access';
+import type { FunctionName } from '#shared/table-access';
 
 export interface PetStoreStackProps extends StackProps {
   readonly config: StageConfig;
-  /** Directory with package-lock.json; handler entries of lib/routes.ts are relative to it. */
+  /** Directory with package-lock.json; handler entries of shared/routes.ts are relative to it. */
   readonly projectRoot: string;
   /** The front door's us-east-1 resources when another stack holds them (lib/petstore-app.ts). */
   readonly frontDoorEdge?: FrontDoorEdge;
 }
 
 /**
- * The whole service for one stage: tables, every function of lib/deployed-functions.ts, the pets and
+ * The whole service for one stage: tables, every function of shared/deployed-functions.ts, the pets and
  * messages HTTP APIs with one route per route function and their entrance (custom domains, front
  * door), the developer portal (user pool, account API, site), alarms, and the outputs the CLIs read.
  */
@@ -43,7 +43,7 @@ export class PetStoreStack extends Stack {
 
     const shared: PetStoreFunctionDefaults = { projectRoot, config, tables };
     const originSecret = config.frontDoor ? frontDoorOriginSecret(this, config) : undefined;
-    // What every function runs with comes from these facts alone (lib/function-recipe.ts).
+    // What every function runs with comes from these facts alone (shared/function-recipe.ts).
     const facts: RunFacts = {
       tableName: (key) => tables[key].tableName,
       logLevel: config.logLevel,
@@ -64,7 +64,7 @@ export class PetStoreStack extends Stack {
     );
     const functionNamed = (name: FunctionName): IFunction => {
       const fn = functions.get(name);
-      if (!fn) throw new Error(`lib/deployed-functions.ts has no function ${name}`);
+      if (!fn) throw new Error(`shared/deployed-functions.ts has no function ${name}`);
       return fn;
     };
     const authorizer = functionNamed('authorizer');

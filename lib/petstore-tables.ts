@@ -2,7 +2,7 @@ import { AttributeType, BillingMode, ProjectionType, Table, type Attribute } fro
 import { Construct } from 'constructs';
 import type { StageConfig } from './stage-config';
 import { constructIdOf } from './construct-ids';
-import { TABLE_KEYS, TABLES, type KeyAttribute, type TableDefinition, type TableKey } from './tables';
+import { TABLE_KEYS, TABLES, type KeyAttribute, type TableDefinition, type TableKey } from '#shared/tables';
 
 export type PetStoreTableSet = Readonly<Record<TableKey, Table>>;
 
@@ -12,7 +12,7 @@ const toAttribute = ({ name, type }: KeyAttribute): Attribute => ({
 });
 
 /**
- * The tables of lib/tables.ts, the same definitions the local bootstrap creates. Physical names are
+ * The tables of shared/tables.ts, the same definitions the local bootstrap creates. Physical names are
  * left to CloudFormation so several stages can share an account; functions and the keys CLI learn
  * them from environment variables and stack outputs.
  */

@@ -4,14 +4,14 @@
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { parseCorsOrigins } from './cors';
+import { parseCorsOrigins } from '#shared/cors';
 import { parseCustomDomains, parseFrontDoor, type CustomDomains, type EdgeContext, type FrontDoor } from './edge-config';
-import { STAGE_THROTTLING, type ThrottleConfig } from './stage-throttling';
-import type { StageName } from './stages';
+import { STAGE_THROTTLING, type ThrottleConfig } from '#shared/stage-throttling';
+import type { StageName } from '#shared/stages';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
-export type { ThrottleConfig } from './stage-throttling';
+export type { ThrottleConfig } from '#shared/stage-throttling';
 
 export interface AlarmConfig {
   /** Alarm when more than this share of an API's requests answer 5xx (percent). */

@@ -6,7 +6,7 @@
  * three APIs share one origin; their paths do not overlap (`/v1/…`, `/messages`, `/account…`).
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { RouteDefinition } from '../lib/routes';
+import type { RouteDefinition } from '#shared/routes';
 import type { GatewayFunctions } from './functions';
 import { gatewayAnswer, invoke, toGatewayResponse, type GatewayResponse } from './gateway';
 import type { JwtAuthorizer } from './jwt-authorizer';

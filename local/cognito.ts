@@ -35,7 +35,7 @@ import { otp } from 'cognito-local/lib/services/otp';
 import { JwtTokenGenerator } from 'cognito-local/lib/services/tokenGenerator';
 import type { Triggers } from 'cognito-local/lib/services/triggers';
 import { UserPoolServiceFactoryImpl } from 'cognito-local/lib/services/userPoolService';
-import { ACCESS_TOKEN_VALIDITY_MINUTES, PASSWORD_POLICY, REFRESH_TOKEN_VALIDITY_DAYS } from '../lib/accounts';
+import { ACCESS_TOKEN_VALIDITY_MINUTES, PASSWORD_POLICY, REFRESH_TOKEN_VALIDITY_DAYS } from '#shared/accounts';
 import { freePort, LOCAL_CREDENTIALS, LOCAL_REGION } from './dynamodb-engine';
 
 const POOL_NAME = 'petstore-local';

@@ -1,6 +1,6 @@
 /**
  * API Gateway's CORS handling (an HTTP API with `corsConfiguration`, lib/petstore-http-api.ts) for the
- * local server, from the same facts (lib/cors.ts) and the same preflight route (lib/routes.ts):
+ * local server, from the same facts (shared/cors.ts) and the same preflight route (shared/routes.ts):
  * - `OPTIONS /{proxy+}` goes to the preflight function without the authorizer (every path but `/`);
  * - to every answer for a configured `Origin`, the gateway adds the allowed origin, and either the
  *   preflight headers (an `OPTIONS` request with `Access-Control-Request-Method`) or the exposed
@@ -9,8 +9,8 @@
  *   Gateway is documented to do with origins it does not allow, not something verified here.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, parseCorsOrigins } from '../lib/cors';
-import { PREFLIGHT_ROUTE } from '../lib/routes';
+import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, parseCorsOrigins } from '#shared/cors';
+import { PREFLIGHT_ROUTE } from '#shared/routes';
 import type { LambdaFunction } from './functions';
 import { lambdaContext, toGatewayResponse, type GatewayResponse } from './gateway';
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { API_KEY_FORM, hashApiKey, isWellFormedApiKey, issueApiKey } from '../lambda/shared/api-keys';
-import type { ApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
+import { API_KEY_FORM, hashApiKey, isWellFormedApiKey, issueApiKey } from '#auth/api-keys';
+import type { ApiKeyRepository } from '#data/repositories/api-key-repository';
 
 export const DEV_ACCOUNT_ID = 'acct_local_dev';
 export const DEV_KEY_FILE = 'dev-api-key';

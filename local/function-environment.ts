@@ -1,12 +1,12 @@
 /**
  * The environment of the local server's process, in which every function runs: the union of every
- * function's recipe (lib/function-recipe.ts) with this machine's facts, plus where the emulated services
+ * function's recipe (shared/function-recipe.ts) with this machine's facts, plus where the emulated services
  * listen and the credentials the SDK signs with (both engines accept any). The stack asks the same recipe
  * with a stage's facts, so a function finds the same variables here as in Lambda.
  */
-import { COGNITO_ENDPOINT_ENV } from '../lib/accounts';
-import { DEPLOYED_FUNCTIONS } from '../lib/deployed-functions';
-import { functionRecipe } from '../lib/function-recipe';
+import { COGNITO_ENDPOINT_ENV } from '#shared/accounts';
+import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
+import { functionRecipe } from '#shared/function-recipe';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './dynamodb-engine';
 import type { TableNames } from './tables';
 

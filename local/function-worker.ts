@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import type { FunctionName } from '../lib/table-access';
+import type { FunctionName } from '#shared/table-access';
 
 /** What crosses the thread boundary: the context has functions, so only what rebuilds it does (deadline: epoch ms). */
 export type Invocation = { id: number; name: FunctionName; event: unknown; awsRequestId: string; deadline: number };
@@ -32,7 +32,7 @@ async function serve(): Promise<void> {
   const handlers = await loadHandlers();
   const run = async ({ name, event, awsRequestId, deadline }: Invocation): Promise<unknown> => {
     const handler = handlers.get(name);
-    if (!handler) throw new Error(`lib/deployed-functions.ts has no function ${name}`);
+    if (!handler) throw new Error(`shared/deployed-functions.ts has no function ${name}`);
     return handler(event, { ...lambdaContext(name, deadline - Date.now()), awsRequestId });
   };
   port.on('message', (invocation: Invocation) => {

@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
-import { DEPLOYED_FUNCTIONS } from '../lib/deployed-functions';
-import type { OperationId } from '../lib/routes';
-import type { FunctionName } from '../lib/table-access';
+import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
+import type { OperationId } from '#shared/routes';
+import type { FunctionName } from '#shared/table-access';
 
 export type LambdaFunction = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -24,7 +24,7 @@ async function load(entry: string): Promise<LambdaFunction> {
 }
 
 /**
- * Imports the handler modules of every function the CDK stack deploys (lib/deployed-functions.ts), by name.
+ * Imports the handler modules of every function the CDK stack deploys (shared/deployed-functions.ts), by name.
  * Call it only after the environment (table names, DynamoDB endpoint) is set: like in Lambda,
  * handlers read it when their module loads.
  */
@@ -32,7 +32,7 @@ export async function loadHandlers(): Promise<ReadonlyMap<FunctionName, LambdaFu
   return new Map(await Promise.all(DEPLOYED_FUNCTIONS.map(async (fn) => [fn.name, await load(fn.entry)] as const)));
 }
 
-/** The server's view of the functions, each given by its name in lib/deployed-functions.ts. */
+/** The server's view of the functions, each given by its name in shared/deployed-functions.ts. */
 export function gatewayFunctions(named: (name: FunctionName) => LambdaFunction): GatewayFunctions {
   return {
     authorizer: named('authorizer'),
@@ -48,7 +48,7 @@ export async function loadFunctions(): Promise<GatewayFunctions> {
   const handlers = await loadHandlers();
   return gatewayFunctions((name) => {
     const handler = handlers.get(name);
-    if (!handler) throw new Error(`lib/deployed-functions.ts has no function ${name}`);
+    if (!handler) throw new Error(`shared/deployed-functions.ts has no function ${name}`);
     return handler;
   });
 }

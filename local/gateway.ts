@@ -3,14 +3,14 @@
  * event API Gateway would send, runs the Lambda authorizer (simple responses) and then the route's
  * function, and writes the function's result back the way API Gateway does. Hand-written because the
  * usual emulators (SAM local, serverless-offline) need Docker or their own config and drift from the
- * route table; this one reads lib/routes.ts, like the CDK stack.
+ * route table; this one reads shared/routes.ts, like the CDK stack.
  */
 import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from '../lib/function-settings';
-import { ACCOUNT_BASE_PATH, ALL_ROUTES, PETS_BASE_PATH, type ApiName, type RouteDefinition } from '../lib/routes';
-import { GATEWAY_ANSWERS, LAMBDA_MAX_SYNC_PAYLOAD_BYTES, type GatewayAnswerStatus } from '../lib/gateway-answers';
+import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from '#shared/function-settings';
+import { ACCOUNT_BASE_PATH, ALL_ROUTES, PETS_BASE_PATH, type ApiName, type RouteDefinition } from '#shared/routes';
+import { GATEWAY_ANSWERS, LAMBDA_MAX_SYNC_PAYLOAD_BYTES, type GatewayAnswerStatus } from '#shared/gateway-answers';
 import type { GatewayFunctions, LambdaFunction } from './functions';
 
 /** JSON escaping makes one UTF-16 unit of a string at most 6 bytes (`\u0000`); below this, no event is near the limit. */

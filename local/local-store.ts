@@ -15,7 +15,7 @@ export interface LocalStore {
 
 export const LOCAL_TABLE_PREFIX = 'petstore-local-';
 
-/** Connects to (or creates) the tables of lib/tables.ts on an endpoint. */
+/** Connects to (or creates) the tables of shared/tables.ts on an endpoint. */
 export async function prepareTables(endpoint: string, prefix: string): Promise<TableNames> {
   const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {

@@ -1,6 +1,6 @@
 /**
  * The developer portal under /portal of the local server: the static files of portal/ and those of
- * lib/portal-files.ts, plus `config.json` with this machine's values (cognito-local, the local APIs) —
+ * shared/portal-files.ts, plus `config.json` with this machine's values (cognito-local, the local APIs) —
  * the same files the stack uploads to the portal bucket, with the same Content-Security-Policy.
  */
 import { readdirSync } from 'node:fs';
@@ -8,9 +8,9 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PASSWORD_POLICY, PORTAL_CONFIG_FILE, PORTAL_DIRECTORY, PORTAL_PATH, type PortalConfig } from '../lib/accounts';
-import { PETS_BASE_PATH } from '../lib/routes';
-import { CONTENT_TYPES, PORTAL_EXTRA_FILES, portalSecurityPolicy } from '../lib/portal-files';
+import { PASSWORD_POLICY, PORTAL_CONFIG_FILE, PORTAL_DIRECTORY, PORTAL_PATH, type PortalConfig } from '#shared/accounts';
+import { PETS_BASE_PATH } from '#shared/routes';
+import { CONTENT_TYPES, PORTAL_EXTRA_FILES, portalSecurityPolicy } from '#shared/portal-files';
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 

@@ -1,19 +1,20 @@
 /**
- * `npm run dev`: the functions run in a worker thread (local/function-worker.ts), replaced when lambda/ or lib/
- * change. A fresh worker, because ES modules cannot be unloaded from a thread: it imports every handler anew
+ * `npm run dev`: the functions run in a worker thread (local/function-worker.ts), replaced when lambda/
+ * changes. A fresh worker, because ES modules cannot be unloaded from a thread: it imports every handler anew
  * with this process's environment, while the server, the database engine and cognito-local stay in this
  * thread, untouched. Invocations go to the old worker until the new one has loaded every handler, then to the
  * new one; the old one ends once its last invocation has answered. A spare worker waits with the packages
  * already loaded (most of the loading time: ~0.5 s becomes ~0.1 s). A worker rather than a child process:
  * quicker to start, and it cannot outlive this process. Node's fs.watch is all the watching needed (see
- * watchTree), so no watcher library. local/ is the emulator itself, running in this thread: a change there goes
+ * watchTree), so no watcher library. local/ is the emulator itself, running in this thread, and shared/ the routes,
+ * tables and gateway answers it was started with: a change there goes
  * to `onEmulatorChange` (npm run dev restarts the whole server), or is only reported.
  */
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Context } from 'aws-lambda';
-import type { FunctionName } from '../lib/table-access';
+import type { FunctionName } from '#shared/table-access';
 import type { Invocation, WorkerReply } from './function-worker';
 import { gatewayFunctions, type GatewayFunctions } from './functions';
 import { FUNCTION_TIMEOUT_MS } from './gateway';
@@ -102,7 +103,7 @@ function watchTree(dir: string, onChange: (file: string) => void): void {
 const listed = (files: ReadonlySet<string>): string =>
   [...files].slice(0, 3).join(', ') + (files.size > 3 ? ` and ${files.size - 3} more` : '') + ' changed';
 
-/** The server's functions, reloaded on every change under lambda/ or lib/. Call it once the environment is set. */
+/** The server's functions, reloaded on every change under lambda/. Call it once the environment is set. */
 export async function reloadingFunctions(
   log: (line: string) => void = console.log,
   onEmulatorChange?: (files: readonly string[]) => void,
@@ -142,18 +143,18 @@ export async function reloadingFunctions(
   let quiet: NodeJS.Timeout | undefined;
   let changed = new Set<string>();
   const settled = (): void => {
-    const local = [...changed].filter((file) => file.startsWith('local/'));
+    const local = [...changed].filter((file) => file.startsWith('local/') || file.startsWith('shared/'));
     if (local.length > 0 && onEmulatorChange) {
       onEmulatorChange(local);
       return;
     }
     if (local.length > 0) log(`${local.join(', ')} changed: the emulator itself reloads only on restart (Ctrl-C, then npm run dev)`);
-    changed = new Set([...changed].filter((file) => !file.startsWith('local/')));
+    changed = new Set([...changed].filter((file) => file.startsWith('lambda/')));
     if (changed.size === 0 || starting) return;
     reload(changed);
     changed = new Set();
   };
-  for (const dir of ['lambda', 'lib', 'local']) {
+  for (const dir of ['lambda', 'shared', 'local']) {
     watchTree(join(ROOT, dir), (file) => {
       changed.add(file);
       clearTimeout(quiet);

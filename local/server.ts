@@ -14,8 +14,8 @@
  * close() ends open connections at once (a request cut there was never acknowledged).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { GATEWAY_MAX_BODY_BYTES } from '../lib/gateway-answers';
-import { PETS_BASE_PATH } from '../lib/routes';
+import { GATEWAY_MAX_BODY_BYTES } from '#shared/gateway-answers';
+import { PETS_BASE_PATH } from '#shared/routes';
 import { answerPreflight, isPreflightRoute, withCors } from './cors';
 import type { GatewayFunctions } from './functions';
 import { dispatchAccount } from './account-gateway';
@@ -58,7 +58,7 @@ export interface LocalApiOptions {
   readonly throttle?: ThrottleConfig;
   /** The throttle's clock in milliseconds (default `performance.now`); tests drive it. */
   readonly now?: () => number;
-  /** Lambda's timeout (default: the stack's, lib/function-settings.ts); only tests shorten it. */
+  /** Lambda's timeout (default: the stack's, shared/function-settings.ts); only tests shorten it. */
   readonly functionTimeoutMs?: number;
   /** Called once per request, e.g. for an access log line. */
   readonly onResponse?: (line: { method: string; path: string; status: number; ms: number }) => void;

@@ -1,11 +1,11 @@
 /**
  * `npm start`: the whole service on this machine. Embedded DynamoDB (data in PETSTORE_DATA_DIR, locked
- * while this runs, stopped with it), the tables of lib/tables.ts, a dev API key, the Cognito emulator
+ * while this runs, stopped with it), the tables of shared/tables.ts, a dev API key, the Cognito emulator
  * behind the developer portal, and the gateway emulation on 127.0.0.1:PORT.
  */
 import { join, resolve } from 'node:path';
-import { createDocumentClient } from '../lambda/shared/dynamodb-client';
-import { DynamoApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
+import { createDocumentClient } from '#data/dynamodb-client';
+import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
 import { noteRunningCognito } from './account-lookup';
 import { startLocalAccounts, type LocalAccounts } from './accounts';
 import { localCorsOrigins } from './cors';
@@ -20,11 +20,11 @@ import { startLocalApi, type LocalApi } from './server';
 import { throttleFromEnvironment } from './throttle';
 
 const PARENT_POLL_MS = 500;
-/** `npm run dev`: the same server, its functions reloaded when lambda/ or lib/ change (local/reloading-functions.ts). */
+/** `npm run dev`: the same server, its functions reloaded when lambda/ changes (local/reloading-functions.ts). */
 const WATCH = process.argv.slice(2).includes('--watch');
 /**
  * Set by scripts/launch.mjs as `<exit code>:<its pid>`: exiting with that code starts this program again
- * (npm run dev, when local/ changes). Only when the launcher is this process's parent: the variable is
+ * (npm run dev, when local/ or shared/ changes). Only when the launcher is this process's parent: the variable is
  * inherited by everything below it, tests and their servers included.
  */
 const RESTART_EXIT_CODE = ((): number | undefined => {
@@ -148,7 +148,7 @@ async function main(): Promise<void> {
       `Account base URL: ${api.origin} (Cognito emulator at ${accounts.cognito.endpoint})`,
       ...(WATCH
         ? [
-            `Reloading: the functions reload when lambda/ or lib/ change; ${RESTART_EXIT_CODE === undefined ? 'a change under local/ needs a restart' : 'the server restarts when local/ changes'}`,
+            `Reloading: the functions reload when lambda/ changes; ${RESTART_EXIT_CODE === undefined ? 'a change under local/ or shared/ needs a restart' : 'the server restarts when local/ or shared/ changes'}`,
           ]
         : []),
     ].join('\n'),

@@ -6,7 +6,7 @@ import {
   type CreateTableCommandInput,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { TABLE_KEYS, TABLES, type TableDefinition, type TableKey } from '../lib/tables';
+import { TABLE_KEYS, TABLES, type TableDefinition, type TableKey } from '#shared/tables';
 
 export type TableNames = Record<TableKey, string>;
 
@@ -38,7 +38,7 @@ function createTableInput(name: string, table: TableDefinition): CreateTableComm
   };
 }
 
-/** Creates every table of lib/tables.ts that does not exist yet and waits until all are active. */
+/** Creates every table of shared/tables.ts that does not exist yet and waits until all are active. */
 export async function ensureTables(client: DynamoDBClient, names: TableNames): Promise<void> {
   await Promise.all(
     TABLE_KEYS.map(async (key) => {

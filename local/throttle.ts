@@ -4,11 +4,11 @@
  * the gateway itself, before the authorizer runs. Hand-written: ten lines, with a clock the tests
  * can drive; a dependency would add more than it saves.
  */
-import { STAGE_THROTTLING, type ThrottleConfig } from '../lib/stage-throttling';
-import { isStageName, STAGES } from '../lib/stages';
-import type { ApiName } from '../lib/routes';
+import { STAGE_THROTTLING, type ThrottleConfig } from '#shared/stage-throttling';
+import { isStageName, STAGES } from '#shared/stages';
+import type { ApiName } from '#shared/routes';
 
-export type { ThrottleConfig } from '../lib/stage-throttling';
+export type { ThrottleConfig } from '#shared/stage-throttling';
 
 export interface Throttle {
   /** Takes a token from the API's bucket: `false` means API Gateway would answer 429. */
@@ -32,7 +32,7 @@ export function createThrottle(config: ThrottleConfig, now: () => number = () =>
 }
 
 /**
- * `PETSTORE_THROTTLE`: a stage name (its limits from lib/stage-throttling.ts) or `off`. `npm start`
+ * `PETSTORE_THROTTLE`: a stage name (its limits from shared/stage-throttling.ts) or `off`. `npm start`
  * emulates the dev stage by default, like the stage a developer deploys first.
  */
 export function throttleFromEnvironment(value: string = process.env.PETSTORE_THROTTLE ?? 'dev'): ThrottleConfig | undefined {

@@ -13,7 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Header, JsonSchema, OpenApiDocument, Operation, Reference, Response } from './types';
 import { ACCOUNT_OPENAPI_FILE, OPENAPI_FILE } from './render';
-import { ACCOUNT_BASE_PATH } from '../lib/routes';
+import { ACCOUNT_BASE_PATH } from '#shared/routes';
 
 export interface ContractRequest {
   readonly method: string;
@@ -51,7 +51,7 @@ const TRANSPORT_HEADERS = new Set([
   'keep-alive',
   'transfer-encoding',
   'apigw-requestid',
-  // Added by API Gateway to answers for a configured browser origin (lib/cors.ts, local/cors.ts).
+  // Added by API Gateway to answers for a configured browser origin (shared/cors.ts, local/cors.ts).
   'access-control-allow-origin',
   'access-control-expose-headers',
   'vary',

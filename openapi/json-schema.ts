@@ -4,7 +4,7 @@
  * schemas, and `$defs` references are pointed at `#/components/schemas`.
  */
 import * as z from 'zod/mini';
-import { apiDocs } from '../lambda/shared/schemas/api-docs';
+import { apiDocs } from '#contract/schemas/api-docs';
 import type { JsonSchema, Parameter, Reference } from './types';
 
 const COMPONENTS = '#/components/schemas/';

@@ -1,19 +1,15 @@
-import { buildAccountOpenApiDocument } from './account-document';
-import { buildOpenApiDocument } from './document';
+import { buildDocument, type DocumentDefinition } from './document';
+import { ACCOUNT_DOCUMENT, DOCUMENTS, SERVICE_DOCUMENT } from './documents';
 
-/** Where the generated document is committed, relative to the project root. */
-export const OPENAPI_FILE = 'docs/openapi.json';
+/** The exact text of a committed document: `npm run openapi -- --check` and the drift test compare with it. */
+export const renderDocument = (definition: DocumentDefinition): string => `${JSON.stringify(buildDocument(definition), null, 2)}\n`;
 
-/** The exact text of docs/openapi.json: the drift test compares the committed file with this. */
-export const renderOpenApiDocument = (): string => `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
-
-/** The account API's document (the developer portal), committed next to it. */
-export const ACCOUNT_OPENAPI_FILE = 'docs/account-openapi.json';
-
-export const renderAccountOpenApiDocument = (): string => `${JSON.stringify(buildAccountOpenApiDocument(), null, 2)}\n`;
+/** Where the generated documents are committed, relative to the project root. */
+export const OPENAPI_FILE = SERVICE_DOCUMENT.file;
+export const ACCOUNT_OPENAPI_FILE = ACCOUNT_DOCUMENT.file;
 
 /** Every generated document: `npm run openapi` writes them, `-- --check` compares them. */
-export const GENERATED_DOCUMENTS: readonly { readonly file: string; readonly render: () => string }[] = [
-  { file: OPENAPI_FILE, render: renderOpenApiDocument },
-  { file: ACCOUNT_OPENAPI_FILE, render: renderAccountOpenApiDocument },
-];
+export const GENERATED_DOCUMENTS: readonly { readonly file: string; readonly render: () => string }[] = DOCUMENTS.map((definition) => ({
+  file: definition.file,
+  render: () => renderDocument(definition),
+}));

@@ -1,9 +1,9 @@
-/** Response headers and error answers, as the middleware stack produces them (lambda/shared/). */
-import type { ErrorCode } from '../lambda/shared/errors';
-import { GET_PET_DEPRECATION_HEADERS } from '../lambda/shared/operations';
-import { encodeCursor } from '../lambda/shared/page-cursor';
-import { ALL_ERROR_CODES as ERROR_CODES } from '../lambda/shared/schemas/error';
-import { GATEWAY_ANSWERS, type GatewayAnswerStatus } from '../lib/gateway-answers';
+/** Response headers and error answers, as the middleware stack produces them (lambda/http/). */
+import type { ErrorCode } from '#contract/errors';
+import { GET_PET_DEPRECATION_HEADERS } from '#contract/operations/get-pet';
+import { encodeCursor } from '#http/page-cursor';
+import { ALL_ERROR_CODES as ERROR_CODES } from '#contract/schemas/error';
+import { GATEWAY_ANSWERS, type GatewayAnswerStatus } from '#shared/gateway-answers';
 import type { Example, Header, JsonSchema, Response } from './types';
 
 const HEADERS = {

@@ -7,7 +7,7 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import { loadSharedConfigFiles } from '@smithy/core/config';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { stackNameOf, type StageName } from '../lib/stages';
+import { stackNameOf, type StageName } from '#shared/stages';
 
 /** `--region` and `--profile` for parseArgs, and their usage lines: every operator command takes both. */
 export const TARGET_ARGS = { region: { type: 'string' }, profile: { type: 'string' } } as const;

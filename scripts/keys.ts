@@ -6,14 +6,15 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateAccountId } from '../lambda/shared/api-keys';
-import { createDocumentClient } from '../lambda/shared/dynamodb-client';
-import { DynamoAccountKeys } from '../lambda/shared/repositories/account-keys';
-import { DynamoApiKeyRepository, type ApiKeyRecord } from '../lambda/shared/repositories/api-key-repository';
-import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '../lambda/shared/account-settings';
-import { accountOfEmail, localAccountOfEmail } from '../local/account-lookup';
-import { AUTH_CACHE_TTL_MS } from '../lambda/shared/auth-settings';
-import { isStageName, STAGES, stackNameOf, type StageName } from '../lib/stages';
+import { generateAccountId } from '#auth/api-keys';
+import { createDocumentClient } from '#data/dynamodb-client';
+import { DynamoAccountKeys } from '#data/repositories/account-keys';
+import type { ApiKeyRecord } from '#auth/key-record';
+import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
+import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '#contract/account-limits';
+import { accountOfEmail, localAccountOfEmail } from '#local/account-lookup';
+import { AUTH_CACHE_TTL_MS } from '#auth/settings';
+import { isStageName, STAGES, stackNameOf, type StageName } from '#shared/stages';
 import {
   clientConfigOf,
   describeTarget,
@@ -23,11 +24,11 @@ import {
   TARGET_USAGE,
   type AwsTargetOptions,
 } from './aws-target';
-import { readLiveEndpoint } from '../local/endpoint-file';
-import { DataDirBusyError } from '../local/data-dir-lock';
-import { localFunctionEnvironment } from '../local/function-environment';
-import { LOCAL_TABLE_PREFIX, openLocalStore, type LocalStore } from '../local/local-store';
-import { localTableNames } from '../local/tables';
+import { readLiveEndpoint } from '#local/endpoint-file';
+import { DataDirBusyError } from '#local/data-dir-lock';
+import { localFunctionEnvironment } from '#local/function-environment';
+import { LOCAL_TABLE_PREFIX, openLocalStore, type LocalStore } from '#local/local-store';
+import { localTableNames } from '#local/tables';
 
 const USAGE = `Usage: npm run keys -- <command> [options]
 

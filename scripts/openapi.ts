@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GENERATED_DOCUMENTS } from '../openapi/render';
+import { GENERATED_DOCUMENTS } from '#openapi/render';
 
 const check = process.argv.includes('--check');
 let stale = false;

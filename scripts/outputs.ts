@@ -4,7 +4,7 @@
  * `PETS=$(npm run --silent outputs -- --stage staging --get PetsBaseUrl)`.
  */
 import { parseArgs } from 'node:util';
-import { isStageName, STAGES, stackNameOf } from '../lib/stages';
+import { isStageName, STAGES, stackNameOf } from '#shared/stages';
 import { describeTarget, resolveAwsTarget, stackOutputs, TARGET_ARGS, TARGET_USAGE } from './aws-target';
 
 const USAGE = `Usage: npm run outputs -- --stage <${STAGES.join('|')}> [options]

@@ -16,17 +16,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { issueApiKey } from '../lambda/shared/api-keys';
-import { AUTH_CACHE_TTL_MS } from '../lambda/shared/auth-settings';
-import { createDocumentClient } from '../lambda/shared/dynamodb-client';
-import { DynamoApiKeyRepository, type ApiKeyRepository } from '../lambda/shared/repositories/api-key-repository';
-import { isStageName, STAGES, stackNameOf } from '../lib/stages';
-import { loadFunctions } from '../local/functions';
-import { openLocalStore } from '../local/local-store';
-import { startLocalApi } from '../local/server';
+import { issueApiKey } from '#auth/api-keys';
+import { AUTH_CACHE_TTL_MS } from '#auth/settings';
+import { createDocumentClient } from '#data/dynamodb-client';
+import { DynamoApiKeyRepository, type ApiKeyRepository } from '#data/repositories/api-key-repository';
+import { isStageName, STAGES, stackNameOf } from '#shared/stages';
+import { loadFunctions } from '#local/functions';
+import { openLocalStore } from '#local/local-store';
+import { startLocalApi } from '#local/server';
 import { describeTarget, resolveAwsTarget, stackOutputs, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
 import { checkRevokedKeyRefused, runSmokeChecks, type CheckResult, type SmokeTarget } from './smoke/checks';
-import { localFunctionEnvironment } from '../local/function-environment';
+import { localFunctionEnvironment } from '#local/function-environment';
 
 const SMOKE_ACCOUNT_ID = 'acct_smoke';
 /** Past the authorizer's cache window, with a margin for clocks and in-flight lookups. */

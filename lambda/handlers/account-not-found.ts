@@ -1,6 +1,6 @@
-import { notFound } from '../shared/errors';
-import { httpHandler } from '../shared/http-handler';
-import { ACCOUNT_NOT_FOUND_OPERATION } from '../shared/operation-specs/account-not-found';
+import { notFound } from '#contract/errors';
+import { httpHandler } from '#http/http-handler';
+import { ACCOUNT_NOT_FOUND_OPERATION } from '#contract/operations/account-not-found';
 
 export const handler = httpHandler(ACCOUNT_NOT_FOUND_OPERATION, ({ event }) => {
   throw notFound(`no route for ${event.requestContext.http.method} ${event.rawPath}`);

@@ -1,12 +1,12 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
-import { parseBearer } from '../shared/api-keys';
-import { AUTH_CACHE_TTL_MS, AUTH_KNOWN_KEYS_MAX, AUTH_UNKNOWN_KEYS_MAX } from '../shared/auth-settings';
-import type { AuthorizerContext } from '../shared/caller';
-import { KeyResolver } from '../shared/key-resolver';
-import { cameThroughFrontDoor } from '../shared/front-door';
-import { log } from '../shared/logger';
-import type { ApiKeyRecord } from '../shared/repositories/api-key-repository';
-import { apiKeys } from '../shared/stores/api-keys';
+import { parseBearer } from '#auth/api-keys';
+import { AUTH_CACHE_TTL_MS, AUTH_KNOWN_KEYS_MAX, AUTH_UNKNOWN_KEYS_MAX } from '#auth/settings';
+import type { AuthorizerContext } from '#contract/caller';
+import { KeyResolver } from '#auth/key-resolver';
+import { cameThroughFrontDoor } from '#auth/origin-secret';
+import { log } from '#runtime/logger';
+import type { ApiKeyRecord } from '#auth/key-record';
+import { apiKeys } from '#data/stores/api-keys';
 
 const keys = apiKeys();
 /** A table read on a cache miss, which also notes (at most hourly) that an active key was used. */
@@ -31,7 +31,7 @@ type Result = APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>;
 const resolved = (context: AuthorizerContext): Result => ({ isAuthorized: true, context });
 
 export async function handler(event: APIGatewayRequestAuthorizerEventV2): Promise<Result> {
-  // Front door (-c frontDoor=true, lambda/shared/front-door.ts): a request that bypassed CloudFront is
+  // Front door (-c frontDoor=true, lambda/auth/origin-secret.ts): a request that bypassed CloudFront is
   // anonymous whatever key it holds, and costs no key lookup.
   if (!cameThroughFrontDoor(event.headers)) return resolved({ authenticated: false, reason: 'not_via_front_door' });
   const bearer = parseBearer(event.headers?.authorization);

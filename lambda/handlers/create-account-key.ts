@@ -1,11 +1,11 @@
-import { accountKeyAnswer } from '../shared/account-key-answer';
-import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '../shared/account-settings';
-import { ApiError, unauthorized } from '../shared/errors';
-import { httpHandler } from '../shared/http-handler';
-import { jsonResponse } from '../shared/http-response';
-import { CREATE_ACCOUNT_KEY } from '../shared/operation-specs/create-account-key';
-import type { CreatedAccountKey } from '../shared/schemas/account-key-response';
-import { accountKeys } from '../shared/stores/account-keys';
+import { accountKeyAnswer } from '#auth/key-record';
+import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '#contract/account-limits';
+import { ApiError, unauthorized } from '#contract/errors';
+import { httpHandler } from '#http/http-handler';
+import { jsonResponse } from '#http/responses';
+import { CREATE_ACCOUNT_KEY } from '#contract/operations/create-account-key';
+import type { CreatedAccountKey } from '#contract/schemas/account-key-response';
+import { accountKeys } from '#data/stores/account-keys';
 
 const keys = accountKeys();
 

@@ -1,9 +1,9 @@
-import { httpHandler } from '../shared/http-handler';
-import { jsonResponse } from '../shared/http-response';
-import { replayHeaders } from '../shared/idempotency';
-import { absoluteUrl } from '../shared/links';
-import { CREATE_PET } from '../shared/operation-specs/create-pet';
-import { petWriter } from '../shared/stores/pets';
+import { httpHandler } from '#http/http-handler';
+import { jsonResponse } from '#http/responses';
+import { replayHeaders } from '#http/idempotency-key';
+import { absoluteUrl } from '#http/absolute-url';
+import { CREATE_PET } from '#contract/operations/create-pet';
+import { petWriter } from '#data/stores/pets';
 
 const pets = petWriter();
 

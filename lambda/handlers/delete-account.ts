@@ -1,8 +1,8 @@
-import { httpHandler } from '../shared/http-handler';
-import { noContentResponse } from '../shared/http-response';
-import { DELETE_ACCOUNT } from '../shared/operation-specs/delete-account';
-import { accountDirectory } from '../shared/stores/account-directory';
-import { accountKeys } from '../shared/stores/account-keys';
+import { httpHandler } from '#http/http-handler';
+import { noContentResponse } from '#http/responses';
+import { DELETE_ACCOUNT } from '#contract/operations/delete-account';
+import { accountDirectory } from '#data/stores/account-directory';
+import { accountKeys } from '#data/stores/account-keys';
 
 const keys = accountKeys();
 const directory = accountDirectory();

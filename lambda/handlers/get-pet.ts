@@ -1,8 +1,8 @@
-import { notFound } from '../shared/errors';
-import { httpHandler } from '../shared/http-handler';
-import { jsonResponse } from '../shared/http-response';
-import { GET_PET } from '../shared/operation-specs/get-pet';
-import { petReader } from '../shared/stores/pets';
+import { notFound } from '#contract/errors';
+import { httpHandler } from '#http/http-handler';
+import { jsonResponse } from '#http/responses';
+import { GET_PET } from '#contract/operations/get-pet';
+import { petReader } from '#data/stores/pets';
 
 const pets = petReader();
 

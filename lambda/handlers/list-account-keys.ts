@@ -1,11 +1,11 @@
-import { accountKeyAnswer } from '../shared/account-key-answer';
-import { MAX_ACTIVE_KEYS_PER_ACCOUNT, REVOKED_KEYS_LISTED_FOR_DAYS } from '../shared/account-settings';
-import { AUTH_CACHE_TTL_MS } from '../shared/auth-settings';
-import { httpHandler } from '../shared/http-handler';
-import { jsonResponse } from '../shared/http-response';
-import { LIST_ACCOUNT_KEYS } from '../shared/operation-specs/list-account-keys';
-import { apiKeys } from '../shared/stores/api-keys';
-import type { AccountKeyList } from '../shared/schemas/account-key-response';
+import { accountKeyAnswer } from '#auth/key-record';
+import { MAX_ACTIVE_KEYS_PER_ACCOUNT, REVOKED_KEYS_LISTED_FOR_DAYS } from '#contract/account-limits';
+import { AUTH_CACHE_TTL_MS } from '#auth/settings';
+import { httpHandler } from '#http/http-handler';
+import { jsonResponse } from '#http/responses';
+import { LIST_ACCOUNT_KEYS } from '#contract/operations/list-account-keys';
+import { apiKeys } from '#data/stores/api-keys';
+import type { AccountKeyList } from '#contract/schemas/account-key-response';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

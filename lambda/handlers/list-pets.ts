@@ -1,9 +1,9 @@
-import { httpHandler } from '../shared/http-handler';
-import { jsonResponse } from '../shared/http-response';
-import { absoluteUrl } from '../shared/links';
-import { LIST_PETS } from '../shared/operation-specs/list-pets';
-import { decodeCursor, encodeCursor } from '../shared/page-cursor';
-import { petReader } from '../shared/stores/pets';
+import { httpHandler } from '#http/http-handler';
+import { jsonResponse } from '#http/responses';
+import { absoluteUrl } from '#http/absolute-url';
+import { LIST_PETS } from '#contract/operations/list-pets';
+import { decodeCursor, encodeCursor } from '#http/page-cursor';
+import { petReader } from '#data/stores/pets';
 
 const pets = petReader();
 

@@ -1,9 +1,9 @@
-import { accountKeyAnswer } from '../shared/account-key-answer';
-import { notFound } from '../shared/errors';
-import { httpHandler } from '../shared/http-handler';
-import { jsonResponse } from '../shared/http-response';
-import { REVOKE_ACCOUNT_KEY } from '../shared/operation-specs/revoke-account-key';
-import { accountKeys } from '../shared/stores/account-keys';
+import { accountKeyAnswer } from '#auth/key-record';
+import { notFound } from '#contract/errors';
+import { httpHandler } from '#http/http-handler';
+import { jsonResponse } from '#http/responses';
+import { REVOKE_ACCOUNT_KEY } from '#contract/operations/revoke-account-key';
+import { accountKeys } from '#data/stores/account-keys';
 
 const keys = accountKeys();
 

@@ -1,8 +1,8 @@
-import { httpHandler } from '../shared/http-handler';
-import { jsonResponse } from '../shared/http-response';
-import { replayHeaders } from '../shared/idempotency';
-import { SUBMIT_MESSAGE } from '../shared/operation-specs/submit-message';
-import { messageQueue } from '../shared/stores/messages';
+import { httpHandler } from '#http/http-handler';
+import { jsonResponse } from '#http/responses';
+import { replayHeaders } from '#http/idempotency-key';
+import { SUBMIT_MESSAGE } from '#contract/operations/submit-message';
+import { messageQueue } from '#data/stores/messages';
 
 const messages = messageQueue();
 

@@ -5,7 +5,7 @@
  * HTTP tests use, so a stage that answers something the document does not allow fails here.
  */
 import { randomUUID } from 'node:crypto';
-import { contractViolations, readAnswer, type ReadAnswer } from '../../openapi/contract-check';
+import { contractViolations, readAnswer, type ReadAnswer } from '#openapi/contract-check';
 
 export interface SmokeTarget {
   readonly petsBaseUrl: string;

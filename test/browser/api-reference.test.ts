@@ -4,8 +4,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { OPERATIONS } from '../../openapi/operations';
-import { ROUTES } from '../../lib/routes';
+import { OPERATIONS } from '#openapi/operations';
+import { ROUTES } from '#shared/routes';
 import { ARTIFACTS, browserTestOf, useBrowserAndApi } from '../support/chromium';
 
 const { browserTest, skipNote } = browserTestOf('the API reference browser test');

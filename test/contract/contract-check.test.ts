@@ -2,7 +2,7 @@
  * The check every HTTP test's answers go through (test/support/test-api.ts) must refuse what the
  * document does not allow — otherwise "every answer honours the contract" would prove nothing.
  */
-import { contractViolations, type ContractAnswer } from '../../openapi/contract-check';
+import { contractViolations, type ContractAnswer } from '#openapi/contract-check';
 
 const ORIGIN = 'http://127.0.0.1:3000';
 const pet = { id: 244208697521988, name: 'Rex', categoryId: 1, status: 'available' };

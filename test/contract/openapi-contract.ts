@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { contractViolations, projectRoot, type ContractAnswer, type ContractRequest } from '../../openapi/contract-check';
+import { contractViolations, projectRoot, type ContractAnswer, type ContractRequest } from '#openapi/contract-check';
 
 /** Tally of validated answers, per operation and status, for the coverage note of a test file. */
 export const validatedAnswers = new Map<string, number>();

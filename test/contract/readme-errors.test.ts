@@ -1,10 +1,10 @@
 /**
  * The README's table of error codes is what a client author codes against: it must list exactly the codes
- * the pets and messages APIs can answer, each with its status (lambda/shared/schemas/error.ts).
+ * the pets and messages APIs can answer, each with its status (lambda/contract/schemas/error.ts).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ERROR_CODES } from '../../lambda/shared/schemas/error';
+import { ERROR_CODES } from '#contract/schemas/error';
 
 const README = readFileSync(resolve(__dirname, '../../README.md'), 'utf8');
 

@@ -20,7 +20,7 @@ const rounds: { before?: Round; refused?: Round; hung?: Round; after?: Round } =
 
 /** Every line the functions' Powertools Logger prints (it writes through its own Console). */
 async function captureLogs(): Promise<void> {
-  const { logger } = await import('../../lambda/shared/logger');
+  const { logger } = await import('#runtime/logger');
   const sink = ((await logger()) as unknown as { console: Console }).console;
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     jest.spyOn(sink, method).mockImplementation((...args: unknown[]) => void logLines.push(args.map(String).join(' ')));

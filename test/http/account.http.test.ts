@@ -7,8 +7,8 @@
  * request's authorizer as a fresh instance (test API option `freshAuthorizer`), as after a cold start
  * or past the cache window, so a revoked key is refused at once here.
  */
-import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '../../lambda/shared/account-settings';
-import { hashApiKey } from '../../lambda/shared/api-keys';
+import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '#contract/account-limits';
+import { hashApiKey } from '#auth/api-keys';
 import { claimsOf, cognitoCall, forgedToken, newUser, signIn, tokenSignedByEmulator, type SignedIn } from '../support/cognito-users';
 import { expectError, expectRefusedUnchanged, useTestApi, type ApiAnswer } from '../support/test-api';
 

@@ -1,5 +1,5 @@
-import { issueApiKey } from '../../lambda/shared/api-keys';
-import { ROUTES } from '../../lib/routes';
+import { issueApiKey } from '#auth/api-keys';
+import { ROUTES } from '#shared/routes';
 import { useTestApi, expectError } from '../support/test-api';
 
 const api = useTestApi();

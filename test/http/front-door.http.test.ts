@@ -1,11 +1,11 @@
 /**
  * What the functions do behind a front door (`-c frontDoor=true`), through the local gateway with the
- * environment the stack gives them there (lib/front-door.ts): the authorizer refuses requests that
+ * environment the stack gives them there (shared/origin-headers.ts): the authorizer refuses requests that
  * lack CloudFront's origin secret, before any key lookup, and Location names the host the client
  * called, which CloudFront forwards in x-forwarded-host.
  */
-import { FORWARDED_HOST_HEADER, FRONT_DOOR_SECRET_ENV, FRONT_DOOR_SECRET_HEADER, PUBLIC_HOST_HEADER_ENV } from '../../lib/front-door';
-import { cameThroughFrontDoor } from '../../lambda/shared/front-door';
+import { FORWARDED_HOST_HEADER, FRONT_DOOR_SECRET_ENV, FRONT_DOOR_SECRET_HEADER, PUBLIC_HOST_HEADER_ENV } from '#shared/origin-headers';
+import { cameThroughFrontDoor } from '#auth/origin-secret';
 import { expectError, useTestApi } from '../support/test-api';
 
 const SECRET = 'origin-secret-for-this-test-0123456789abcdef';

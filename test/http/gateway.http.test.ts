@@ -3,10 +3,10 @@
  * treat authorizer and function results the same way. Recording functions stand in for the handlers.
  */
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
-import type { GatewayFunctions, LambdaFunction } from '../../local/functions';
-import { LAMBDA_MAX_SYNC_PAYLOAD_BYTES } from '../../lib/gateway-answers';
-import { startLocalApi, type LocalApi } from '../../local/server';
-import { contractViolations } from '../../openapi/contract-check';
+import type { GatewayFunctions, LambdaFunction } from '#local/functions';
+import { LAMBDA_MAX_SYNC_PAYLOAD_BYTES } from '#shared/gateway-answers';
+import { startLocalApi, type LocalApi } from '#local/server';
+import { contractViolations } from '#openapi/contract-check';
 import { rawRequest } from '../support/raw-http';
 
 type Event = APIGatewayProxyEventV2WithLambdaAuthorizer<Record<string, unknown>>;

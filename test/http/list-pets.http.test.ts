@@ -1,4 +1,4 @@
-import type { PetStatus } from '../../lambda/shared/schemas/pet-status';
+import type { PetStatus } from '#contract/schemas/pet-status';
 import { useTestApi, expectError, type ApiAnswer } from '../support/test-api';
 
 interface Pet {

@@ -2,7 +2,7 @@
  * Bundles every deployed function exactly as the stack does (lib/bundling.ts, local esbuild, no
  * Docker) and runs each bundle in a fresh Node process outside the project, where no node_modules
  * can fill in for something the bundle forgot (the AWS SDK included), with only the table names the
- * stack gives that function (lib/table-access.ts): a handler needing another one fails to load here.
+ * stack gives that function (shared/table-access.ts): a handler needing another one fails to load here.
  */
 import { build, formatMessages } from 'esbuild';
 import { execFile } from 'node:child_process';
@@ -10,13 +10,13 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { LAMBDA_BUNDLE_FILE, LAMBDA_BUNDLE_OPTIONS } from '../../lib/bundling';
-import { DEPLOYED_FUNCTIONS } from '../../lib/deployed-functions';
-import { tablesUsedBy } from '../../lib/table-access';
-import { TABLES, tableEnvironment } from '../../lib/tables';
-import { functionEnvironment } from '../../lib/function-settings';
-import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, PREFLIGHT_ENTRY } from '../../lib/routes';
-import { localFunctionEnvironment } from '../../local/function-environment';
+import { LAMBDA_BUNDLE_FILE, LAMBDA_BUNDLE_OPTIONS } from '#lib/bundling';
+import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
+import { tablesUsedBy } from '#shared/table-access';
+import { TABLES, tableEnvironment } from '#shared/tables';
+import { functionEnvironment } from '#shared/function-settings';
+import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, PREFLIGHT_ENTRY } from '#shared/routes';
+import { localFunctionEnvironment } from '#local/function-environment';
 import { freshTables } from '../support/local-dynamodb';
 import { ERROR_LINE } from './fixtures/logs-an-error';
 import { PROJECT_ROOT } from './support/project-root';
@@ -129,8 +129,10 @@ it("every alias of lib/bundling.ts still matches the SDK's imports: the stand-in
     // Every function with a DynamoDB client pulls both in; an SDK upgrade that renames the import escapes the alias.
     expect([
       entry,
-      bundled.filter((file) => file.startsWith('lambda/shared/') && /env-credentials-provider|no-event-streams/.test(file)).sort(),
-    ]).toEqual([entry, ['lambda/shared/bundle-shims/no-event-streams.ts', 'lambda/shared/env-credentials-provider.ts']]);
+      bundled
+        .filter((file) => file.startsWith('lambda/runtime/bundle-shims/') && /env-credentials-provider|no-event-streams/.test(file))
+        .sort(),
+    ]).toEqual([entry, ['lambda/runtime/bundle-shims/env-credentials-provider.ts', 'lambda/runtime/bundle-shims/no-event-streams.ts']]);
     expect([
       entry,
       bundled.filter((file) =>

@@ -4,9 +4,9 @@
  */
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import { randomBytes } from 'node:crypto';
-import { API_KEY_LENGTH, generateApiKey, issueApiKey } from '../../lambda/shared/api-keys';
-import { documentClient, dynamoDbClient } from '../../lambda/shared/dynamodb-client';
-import { DynamoApiKeyRepository } from '../../lambda/shared/repositories/api-key-repository';
+import { API_KEY_LENGTH, generateApiKey, issueApiKey } from '#auth/api-keys';
+import { documentClient, dynamoDbClient } from '#data/dynamodb-client';
+import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
 import { freshTables } from '../support/local-dynamodb';
 
 let handler: (event: APIGatewayRequestAuthorizerEventV2) => Promise<unknown>;
@@ -16,7 +16,7 @@ let issued: string;
 
 beforeAll(async () => {
   const { tableNames } = await freshTables();
-  ({ handler } = await import('../../lambda/handlers/authorizer'));
+  ({ handler } = await import('#handlers/authorizer'));
   dynamoDbClient().middlewareStack.add(
     (next, context) => (args) => {
       calls++;

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { isWellFormedApiKey } from '../../lambda/shared/api-keys';
-import { DynamoApiKeyRepository } from '../../lambda/shared/repositories/api-key-repository';
-import { ensureDevKey } from '../../local/dev-key';
+import { isWellFormedApiKey } from '#auth/api-keys';
+import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
+import { ensureDevKey } from '#local/dev-key';
 import { freshTables, testDocumentClient } from '../support/local-dynamodb';
 
 const db = testDocumentClient();

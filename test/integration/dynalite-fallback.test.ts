@@ -3,17 +3,17 @@
  * the repositories' DynamoDB features (conditional puts, GSI queries, paginated scans, updates) on
  * dynalite too, so the fallback cannot silently break.
  */
-import { issueApiKey } from '../../lambda/shared/api-keys';
-import { IdempotencyKeyReusedError } from '../../lambda/shared/domain-errors';
-import { claimFor } from '../../lambda/shared/idempotency';
-import { createDocumentClient } from '../../lambda/shared/dynamodb-client';
-import { DynamoApiKeyRepository } from '../../lambda/shared/repositories/api-key-repository';
-import { DynamoMessageRepository } from '../../lambda/shared/repositories/message-repository';
-import { DynamoPetRepository } from '../../lambda/shared/repositories/pet-repository';
-import { startLocalDynamoDb, type LocalDynamoDb } from '../../local/dynamodb-engine';
-import { localFunctionEnvironment } from '../../local/function-environment';
-import { prepareTables } from '../../local/local-store';
-import type { TableNames } from '../../local/tables';
+import { issueApiKey } from '#auth/api-keys';
+import { IdempotencyKeyReusedError } from '#contract/domain-errors';
+import { claimFor } from '#http/idempotency-key';
+import { createDocumentClient } from '#data/dynamodb-client';
+import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
+import { DynamoMessageRepository } from '#data/repositories/message-repository';
+import { DynamoPetRepository } from '#data/repositories/pet-repository';
+import { startLocalDynamoDb, type LocalDynamoDb } from '#local/dynamodb-engine';
+import { localFunctionEnvironment } from '#local/function-environment';
+import { prepareTables } from '#local/local-store';
+import type { TableNames } from '#local/tables';
 
 let engine: LocalDynamoDb;
 let tables: TableNames;

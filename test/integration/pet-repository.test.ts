@@ -1,8 +1,8 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { DynamoMessageRepository } from '../../lambda/shared/repositories/message-repository';
-import { DynamoPetRepository } from '../../lambda/shared/repositories/pet-repository';
-import { putIfAbsent, withWriteToken } from '../../lambda/shared/repositories/put-if-absent';
-import type { TableNames } from '../../local/tables';
+import { DynamoMessageRepository } from '#data/repositories/message-repository';
+import { DynamoPetRepository } from '#data/repositories/pet-repository';
+import { putIfAbsent, withWriteToken } from '#data/repositories/conditional-put';
+import type { TableNames } from '#local/tables';
 import { freshTables, testDocumentClient } from '../support/local-dynamodb';
 
 const db = testDocumentClient();

@@ -1,13 +1,13 @@
 /**
- * The write under every `Idempotency-Key` request (lambda/shared/repositories/write-once.ts), against
+ * The write under every `Idempotency-Key` request (lambda/data/repositories/write-once.ts), against
  * the local DynamoDB: exactly one item per claim whatever fails, and the first answer for every repeat.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { IdempotencyKeyReusedError } from '../../lambda/shared/domain-errors';
-import { claimFor } from '../../lambda/shared/idempotency';
-import { DynamoMessageRepository } from '../../lambda/shared/repositories/message-repository';
-import { DynamoPetRepository } from '../../lambda/shared/repositories/pet-repository';
-import type { TableNames } from '../../local/tables';
+import { IdempotencyKeyReusedError } from '#contract/domain-errors';
+import { claimFor } from '#http/idempotency-key';
+import { DynamoMessageRepository } from '#data/repositories/message-repository';
+import { DynamoPetRepository } from '#data/repositories/pet-repository';
+import type { TableNames } from '#local/tables';
 import { freshTables, testDocumentClient, testEndpoint } from '../support/local-dynamodb';
 import { startFaultProxy } from '../support/tcp-proxy';
 

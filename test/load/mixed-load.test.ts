@@ -11,11 +11,11 @@ import autocannon from 'autocannon';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { issueApiKey } from '../../lambda/shared/api-keys';
-import { createDocumentClient } from '../../lambda/shared/dynamodb-client';
-import { localFunctionEnvironment } from '../../local/function-environment';
-import { LOCAL_TABLE_PREFIX } from '../../local/local-store';
-import { localTableNames } from '../../local/tables';
+import { issueApiKey } from '#auth/api-keys';
+import { createDocumentClient } from '#data/dynamodb-client';
+import { localFunctionEnvironment } from '#local/function-environment';
+import { LOCAL_TABLE_PREFIX } from '#local/local-store';
+import { localTableNames } from '#local/tables';
 import { killLeftoverServers, startLocalServerProcess } from '../support/local-process';
 
 const SECONDS = Number(process.env.PETSTORE_LOAD_SECONDS ?? 5);

@@ -8,14 +8,14 @@
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { issueApiKey } from '../../lambda/shared/api-keys';
+import { issueApiKey } from '#auth/api-keys';
 import { cognitoCall } from '../support/cognito-users';
 import { killLeftoverServers, PROJECT_ROOT as ROOT, startLocalServerProcess, type LocalServerProcess } from '../support/local-process';
 
 /** A hang guard for a test that starts a server and reloads it three times, not a budget. */
 const DEV_TEST_MS = 180_000;
 /** What `npm start` reads of the project tree; node_modules is linked, not copied. */
-const PROJECT_PARTS = ['lambda', 'lib', 'local', 'portal', 'docs', 'package.json', 'tsconfig.json'];
+const PROJECT_PARTS = ['lambda', 'shared', 'lib', 'local', 'portal', 'docs', 'package.json', 'tsconfig.json'];
 const HANDLER = 'lambda/handlers/list-pets.ts';
 const UNEDITED = 'return jsonResponse(200, page.pets);';
 const edited = (version: string): string => `return jsonResponse(200, page.pets, { 'x-dev-edit': '${version}' });`;
@@ -105,7 +105,7 @@ test(
       { PETSTORE_DATA_DIR: newDirectory('petstore-dev-data-'), PETSTORE_DEV_API_KEY: key, PETSTORE_THROTTLE: 'off' },
       { cwd: copy, args: ['--watch'] },
     );
-    expect(server.output()).toContain('Reloading: the functions reload when lambda/ or lib/ change');
+    expect(server.output()).toContain('Reloading: the functions reload when lambda/ changes');
 
     const reloaded = /Reloaded the functions \(lambda\/handlers\/list-pets\.ts changed\) in (\d+) ms/;
     const latencies: string[] = [];
@@ -174,6 +174,10 @@ test(
     const from = server.output().length;
     appendFileSync(join(copy, 'local/cors.ts'), '\n');
     await server.waitForOutput(/local\/cors\.ts changed: the emulator itself reloads only on restart/, from);
+    // So is shared/: the routes, tables and gateway answers the emulator was started with.
+    const fromShared = server.output().length;
+    appendFileSync(join(copy, 'shared/gateway-answers.ts'), '\n');
+    await server.waitForOutput(/shared\/gateway-answers\.ts changed: the emulator itself reloads only on restart/, fromShared);
 
     const loads = [...server.output().matchAll(new RegExp(reloaded, 'g'))].map((line) => `${line[1]} ms`);
     console.log(
@@ -193,7 +197,7 @@ test(
       { PETSTORE_DATA_DIR: newDirectory('petstore-dev-data-'), PETSTORE_DEV_API_KEY: key },
       { cwd: copy, args: ['--watch'], viaLauncher: true },
     );
-    expect(server.output()).toContain('the server restarts when local/ changes');
+    expect(server.output()).toContain('the server restarts when local/ or shared/ changes');
     const created = await fetch(`${server.petsBaseUrl}/pets`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { issueApiKey } from '../../lambda/shared/api-keys';
-import { chooseEngine } from '../../local/dynamodb-engine';
+import { issueApiKey } from '#auth/api-keys';
+import { chooseEngine } from '#local/dynamodb-engine';
 import { cognitoCall } from '../support/cognito-users';
 import {
   killLeftoverServers,

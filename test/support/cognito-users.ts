@@ -5,7 +5,7 @@
 import { SignJWT, importJWK, generateKeyPair, type JWTPayload } from 'jose';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { LocalAccounts } from '../../local/accounts';
+import type { LocalAccounts } from '#local/accounts';
 
 export interface SignedIn {
   readonly email: string;

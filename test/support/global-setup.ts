@@ -4,7 +4,7 @@
  * itself dies first (a kill, a crash), DynamoDB Local stops by itself when its parent goes
  * (local/java/LoopbackDynamoDbLocal.java), so no run leaves a Java process behind.
  */
-import { startLocalDynamoDb, type LocalDynamoDb } from '../../local/dynamodb-engine';
+import { startLocalDynamoDb, type LocalDynamoDb } from '#local/dynamodb-engine';
 
 declare global {
   var petstoreTestDynamoDb: LocalDynamoDb | undefined;

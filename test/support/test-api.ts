@@ -1,12 +1,12 @@
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { issueApiKey } from '../../lambda/shared/api-keys';
-import { DynamoApiKeyRepository } from '../../lambda/shared/repositories/api-key-repository';
-import type { LocalAccounts } from '../../local/accounts';
-import { localFunctionEnvironment } from '../../local/function-environment';
-import { loadFunctions, type GatewayFunctions, type LambdaFunction } from '../../local/functions';
-import { startLocalApi } from '../../local/server';
-import type { TableNames } from '../../local/tables';
-import { readAnswer, type ReadAnswer } from '../../openapi/contract-check';
+import { issueApiKey } from '#auth/api-keys';
+import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
+import type { LocalAccounts } from '#local/accounts';
+import { localFunctionEnvironment } from '#local/function-environment';
+import { loadFunctions, type GatewayFunctions, type LambdaFunction } from '#local/functions';
+import { startLocalApi } from '#local/server';
+import type { TableNames } from '#local/tables';
+import { readAnswer, type ReadAnswer } from '#openapi/contract-check';
 import { assertHonoursContract, writeContractCoverage } from '../contract/openapi-contract';
 import { freshTables, testDocumentClient } from './local-dynamodb';
 
@@ -59,7 +59,7 @@ export interface TestApiOptions {
 const freshAuthorizer: LambdaFunction = async (event, context) => {
   let handler: LambdaFunction | undefined;
   await jest.isolateModulesAsync(async () => {
-    ({ handler } = (await import('../../lambda/handlers/authorizer')) as { handler: LambdaFunction });
+    ({ handler } = (await import('#handlers/authorizer')) as { handler: LambdaFunction });
   });
   if (!handler) throw new Error('the authorizer module exports no handler');
   return handler(event, context);
@@ -72,7 +72,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const db = testDocumentClient(endpoint);
   const keys = new DynamoApiKeyRepository(db, tableNames.apiKeys);
   // Loaded only when asked for: the emulator's modules take a while to load.
-  const accounts = options.accounts ? await (await import('../../local/accounts')).startLocalAccounts() : undefined;
+  const accounts = options.accounts ? await (await import('#local/accounts')).startLocalAccounts() : undefined;
   if (accounts)
     Object.assign(process.env, localFunctionEnvironment({ endpoint, tableNames, cognito: accounts.cognito, logLevel: 'SILENT' }));
   Object.assign(process.env, options.functionEnvironment);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { API_KEY_LENGTH, generateApiKey, hashApiKey, isWellFormedApiKey, issueApiKey, parseBearer } from '../../lambda/shared/api-keys';
+import { API_KEY_LENGTH, generateApiKey, hashApiKey, isWellFormedApiKey, issueApiKey, parseBearer } from '#auth/api-keys';
 
 /** A string of a key's shape: the prefix and base64url characters of the right length. */
 const shapedLikeAKey = (): string =>

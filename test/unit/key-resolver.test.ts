@@ -1,6 +1,6 @@
-import { generateApiKey, hashApiKey } from '../../lambda/shared/api-keys';
-import { KeyResolver } from '../../lambda/shared/key-resolver';
-import type { ApiKeyRecord } from '../../lambda/shared/repositories/api-key-repository';
+import { generateApiKey, hashApiKey } from '#auth/api-keys';
+import { KeyResolver } from '#auth/key-resolver';
+import type { ApiKeyRecord } from '#auth/key-record';
 
 const TTL_MS = 60_000;
 

@@ -1,6 +1,6 @@
-import { DependencyUnavailableError, IdempotencyKeyReusedError } from '../../lambda/shared/domain-errors';
-import { ApiError } from '../../lambda/shared/errors';
-import { classify } from '../../lambda/shared/middleware/map-errors';
+import { DependencyUnavailableError, IdempotencyKeyReusedError } from '#contract/domain-errors';
+import { ApiError } from '#contract/errors';
+import { classify } from '#http/middleware/map-errors';
 
 beforeAll(() => {
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';

@@ -1,5 +1,5 @@
 import { decodeTime, isValid } from 'ulid';
-import { newMessageId } from '../../lambda/shared/message-ids';
+import { newMessageId } from '#data/message-ids';
 
 const MANY = 5_000;
 

@@ -1,5 +1,5 @@
-import { ApiError } from '../../lambda/shared/errors';
-import { decodeCursor, encodeCursor } from '../../lambda/shared/page-cursor';
+import { ApiError } from '#contract/errors';
+import { decodeCursor, encodeCursor } from '#http/page-cursor';
 
 describe('page cursors', () => {
   test('round-trip the position and the filter', () => {

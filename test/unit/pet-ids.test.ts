@@ -1,4 +1,4 @@
-import { ID_EPOCH_MS, ID_RANDOM_BITS, newPetId } from '../../lambda/shared/pet-ids';
+import { ID_EPOCH_MS, ID_RANDOM_BITS, newPetId } from '#data/pet-ids';
 
 describe('pet ids', () => {
   test('are positive safe integers that grow with time', () => {

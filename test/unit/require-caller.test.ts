@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { handler } from '../../lambda/handlers/not-found';
+import { handler } from '#handlers/not-found';
 
 /** The first middleware of every handler reads the authorizer's context; invoked here in-process. */
 const invoke = (lambda: Record<string, unknown> | undefined) =>

@@ -1,4 +1,4 @@
-import { TtlCache } from '../../lambda/shared/ttl-cache';
+import { TtlCache } from '#auth/ttl-cache';
 
 describe('the authorizer lookup cache', () => {
   test('forgets an entry once its time-to-live has passed', () => {

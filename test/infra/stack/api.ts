@@ -1,6 +1,6 @@
-import { ACCOUNT_ROUTES, ALL_ROUTES, PREFLIGHT_ROUTE, ROUTES, type ApiName } from '../../../lib/routes';
-import type { StageContext } from '../../../lib/stage-config';
-import { STAGES } from '../../../lib/stages';
+import { ACCOUNT_ROUTES, ALL_ROUTES, PREFLIGHT_ROUTE, ROUTES, type ApiName } from '#shared/routes';
+import type { StageContext } from '#lib/stage-config';
+import { STAGES } from '#shared/stages';
 import { apiNamed, CORS_CONTEXT, functionNamed, referencedId, resourcesOfType, synth, type Resource } from '../support/synth';
 
 const PREFLIGHT_KEY = `${PREFLIGHT_ROUTE.method} ${PREFLIGHT_ROUTE.path}`;
@@ -33,7 +33,7 @@ function routesOf(stage: (typeof STAGES)[number], api: ApiName, context: StageCo
 
 describe.each(STAGES)('%s stage routes', (stage) => {
   it.each<ApiName>(['pets', 'messages', 'account'])(
-    'the %s API serves exactly its routes of lib/routes.ts plus $default and the preflight route',
+    'the %s API serves exactly its routes of shared/routes.ts plus $default and the preflight route',
     (api) => {
       const keys = routesOf(stage, api).map(({ route }) => route.Properties.RouteKey);
       expect(keys.sort()).toEqual(expectedRouteKeys(api).sort());
@@ -237,7 +237,7 @@ describe.each(STAGES)('%s stage HTTP API stages', (stage) => {
   });
 });
 
-/** Every API's route keys: those of lib/routes.ts, `$default`, and the preflight route (CORS is always on: the portal calls every API). */
+/** Every API's route keys: those of shared/routes.ts, `$default`, and the preflight route (CORS is always on: the portal calls every API). */
 const expectedRouteKeys = (api: ApiName) => [
   ...ALL_ROUTES.filter((route) => route.api === api).map((route) => `${route.method} ${route.path}`),
   '$default',

@@ -1,6 +1,6 @@
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { stageConfig } from '../../../lib/stage-config';
-import { parseStage, STAGES } from '../../../lib/stages';
+import { stageConfig } from '#lib/stage-config';
+import { parseStage, STAGES } from '#shared/stages';
 import {
   apiNamed,
   CORS_CONTEXT,

@@ -1,8 +1,8 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { runInNewContext } from 'node:vm';
-import { stageConfig, type StageContext } from '../../../lib/stage-config';
-import { STAGES } from '../../../lib/stages';
+import { stageConfig, type StageContext } from '#lib/stage-config';
+import { STAGES } from '#shared/stages';
 import { apiNamed, functionNamed, referencedId, resourcesOfType, synth, type Resource, type Synthesized } from '../support/synth';
 
 const CERTIFICATE_ARN = 'arn:aws:acm:us-east-1:123456789012:certificate/12345678-1234-1234-1234-123456789012';

@@ -1,9 +1,9 @@
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { DEPLOYED_FUNCTIONS } from '../../../lib/deployed-functions';
-import { functionRecipe } from '../../../lib/function-recipe';
-import { NODEJS_BUNDLING } from '../../../lib/petstore-function';
-import { STAGES, type StageName } from '../../../lib/stages';
-import type { FunctionName } from '../../../lib/table-access';
+import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
+import { functionRecipe } from '#shared/function-recipe';
+import { NODEJS_BUNDLING } from '#lib/petstore-function';
+import { STAGES, type StageName } from '#shared/stages';
+import type { FunctionName } from '#shared/table-access';
 import {
   functionNamed,
   grants,
@@ -86,7 +86,7 @@ describe.each(STAGES)('%s stage functions', (stage) => {
     });
   });
 
-  it.each(FUNCTIONS)("%s runs with exactly its recipe (lib/function-recipe.ts), given this stage's tables and user pool", (name) => {
+  it.each(FUNCTIONS)("%s runs with exactly its recipe (shared/function-recipe.ts), given this stage's tables and user pool", (name) => {
     const { template } = synth(stage);
     const [, fn] = functionNamed(template, name);
     const deployed = DEPLOYED_FUNCTIONS.find((candidate) => candidate.name === name);
@@ -121,7 +121,7 @@ describe.each(STAGES)('%s stage functions', (stage) => {
 });
 
 describe.each(STAGES)('%s stage permissions', (stage) => {
-  /** Exactly the DynamoDB calls each function makes (lambda/shared/repositories, write-once.ts for idempotency). */
+  /** Exactly the DynamoDB calls each function makes (lambda/data/repositories, write-once.ts for idempotency). */
   const expectedDynamoDbGrants = (name: FunctionName): string[] => {
     const template = templateOf(stage);
     const pets = tableId(template, 'pets');

@@ -1,4 +1,4 @@
-import { STAGES } from '../../../lib/stages';
+import { STAGES } from '#shared/stages';
 import { referencedId, resourcesOfType, synth, type Resource } from '../support/synth';
 
 const only = (stage: (typeof STAGES)[number], type: string): [string, Resource] => {

@@ -1,0 +1,9 @@
+import type { OperationSpec } from '../operation';
+import { NewAccountKey } from '../schemas/account-key';
+import { NoPathParameters, NoQueryParameters } from '../schemas/common';
+
+export const CREATE_ACCOUNT_KEY = {
+  operationId: 'createAccountKey',
+  caller: 'account',
+  input: { path: NoPathParameters, query: NoQueryParameters, body: NewAccountKey },
+} as const satisfies OperationSpec;

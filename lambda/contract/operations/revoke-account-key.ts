@@ -1,0 +1,10 @@
+import type { OperationSpec } from '../operation';
+import { AccountKeyPath } from '../schemas/account-key';
+import { NoQueryParameters } from '../schemas/common';
+import { NoBody } from '../schemas/no-input';
+
+export const REVOKE_ACCOUNT_KEY = {
+  operationId: 'revokeAccountKey',
+  caller: 'account',
+  input: { path: AccountKeyPath, query: NoQueryParameters, body: NoBody },
+} as const satisfies OperationSpec;

@@ -1,0 +1,20 @@
+import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { COGNITO_ENDPOINT_ENV } from '#shared/accounts';
+
+let shared: CognitoIdentityProviderClient | undefined;
+
+/**
+ * One Cognito client per process, created on first use (only account deletion calls Cognito). Bounded
+ * like the DynamoDB client, so a slow Cognito fails the request well inside the function timeout.
+ * COGNITO_ENDPOINT is set only locally (cognito-local); in AWS the SDK uses the regional endpoint.
+ */
+export function cognitoClient(): CognitoIdentityProviderClient {
+  const endpoint = process.env[COGNITO_ENDPOINT_ENV];
+  shared ??= new CognitoIdentityProviderClient({
+    ...(endpoint ? { endpoint } : {}),
+    maxAttempts: 3,
+    requestHandler: new NodeHttpHandler({ connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true }),
+  });
+  return shared;
+}

@@ -1,0 +1,133 @@
+import { GetCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PETS_STATUS_INDEX } from '#shared/tables';
+import { newPetId } from '../pet-ids';
+import type { NewPet } from '#contract/schemas/pet';
+import type { Pet } from '#contract/schemas/pet-response';
+import { DEFAULT_PET_STATUS, type PetStatus } from '#contract/schemas/pet-status';
+import { withWriteToken, type Tokened } from './conditional-put';
+import { createItem, type CreateTarget, type IdempotencyClaim, type Written } from './write-once';
+
+/** The position after the last pet of a page (http/page-cursor.ts gives it its wire form). */
+export interface PageCursor {
+  readonly lastId: number;
+  readonly status?: PetStatus;
+}
+
+export interface PetPage {
+  readonly pets: Pet[];
+  /** Where the next page starts; absent on the last page. */
+  readonly next?: PageCursor;
+}
+
+export interface ListPetsOptions {
+  readonly limit: number;
+  readonly status?: PetStatus;
+  readonly after?: PageCursor;
+}
+
+/** The store of pets, as the handlers see it: domain data in, domain data out. */
+export interface PetRepository {
+  /**
+   * Stores a new pet with a fresh id. With a claim (`Idempotency-Key`), once per claim: a repeat
+   * returns the pet the first request stored, marked as replayed, whatever became of that request.
+   */
+  create(pet: NewPet, claim?: IdempotencyClaim): Promise<Written<Pet>>;
+  get(id: number): Promise<Pet | undefined>;
+  list(options: ListPetsOptions): Promise<PetPage>;
+}
+
+/** A fresh id collides only when two creates draw the same 12 random bits in the same millisecond. */
+const MAX_CREATE_ATTEMPTS = 5;
+
+/** The attributes of a stored pet that make a Pet; the rest (createdAt, writeToken) stays in the table. */
+const PET_ATTRIBUTES = ['id', 'name', 'categoryId', 'status'] as const satisfies readonly (keyof Pet)[];
+
+/** Reads only what a Pet carries (`name` and `status` are DynamoDB reserved words, hence the names). */
+export const PET_PROJECTION = {
+  ProjectionExpression: PET_ATTRIBUTES.map((name) => `#${name}`).join(', '),
+  ExpressionAttributeNames: Object.fromEntries(PET_ATTRIBUTES.map((name) => [`#${name}`, name])),
+};
+
+type PetItem = Tokened<Pet & { createdAt: string }>;
+
+const toPet = (item: Record<string, unknown>): Pet => {
+  const { id, name, categoryId, status } = item as Pet;
+  return { id, name, categoryId, status };
+};
+
+export interface PetRepositoryOptions {
+  /** Draws a new pet id (tests fix it). */
+  readonly nextId?: () => number;
+  /** The `Idempotency-Key` records (shared/tables.ts `idempotency`): a create with a claim needs them. */
+  readonly idempotencyTable?: string;
+  /** The clock for `createdAt` (tests fix it). */
+  readonly now?: () => Date;
+}
+
+export class DynamoPetRepository implements PetRepository {
+  readonly #nextId: () => number;
+  readonly #now: () => Date;
+  readonly #target: CreateTarget;
+
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    { nextId = newPetId, idempotencyTable, now = () => new Date() }: PetRepositoryOptions = {},
+  ) {
+    this.#nextId = nextId;
+    this.#now = now;
+    this.#target = { db, tableName, keyName: 'id', recordsTable: idempotencyTable };
+  }
+
+  #newItem(newPet: NewPet): PetItem {
+    return withWriteToken({
+      id: this.#nextId(),
+      name: newPet.name,
+      categoryId: newPet.categoryId,
+      status: newPet.status ?? DEFAULT_PET_STATUS,
+      createdAt: this.#now().toISOString(),
+    });
+  }
+
+  async create(newPet: NewPet, claim?: IdempotencyClaim): Promise<Written<Pet>> {
+    const limits = { maxAttempts: MAX_CREATE_ATTEMPTS, keyDescription: 'pet id' };
+    const { value, replayed } = await createItem(this.#target, () => this.#newItem(newPet), claim, limits);
+    return { value: toPet(value), replayed };
+  }
+
+  async get(id: number): Promise<Pet | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { id }, ...PET_PROJECTION }));
+    return Item ? toPet(Item) : undefined;
+  }
+
+  /**
+   * Reads one item more than the page so the last page is known as such (no trailing empty page).
+   * The status filter is a Query on the status index (ordered by id, i.e. by creation time); the
+   * unfiltered listing is a Scan in DynamoDB's own order. Both stop after the page: the cost grows
+   * with `limit`, never with the table.
+   */
+  async list({ limit, status, after }: ListPetsOptions): Promise<PetPage> {
+    const wanted = limit + 1;
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined = after ? { id: after.lastId, ...(status ? { status } : {}) } : undefined;
+    do {
+      const common = { TableName: this.tableName, Limit: wanted - items.length, ExclusiveStartKey: startKey, ...PET_PROJECTION };
+      const output = status
+        ? await this.db.send(
+            new QueryCommand({
+              ...common,
+              IndexName: PETS_STATUS_INDEX,
+              KeyConditionExpression: '#status = :status',
+              ExpressionAttributeValues: { ':status': status },
+            }),
+          )
+        : await this.db.send(new ScanCommand(common));
+      items.push(...(output.Items ?? []));
+      startKey = output.LastEvaluatedKey;
+    } while (startKey && items.length < wanted);
+
+    const pets = items.slice(0, limit).map(toPet);
+    const last = pets.at(-1);
+    return items.length > limit && last ? { pets, next: { lastId: last.id, ...(status ? { status } : {}) } } : { pets };
+  }
+}

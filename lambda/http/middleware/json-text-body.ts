@@ -1,0 +1,42 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { parse as parseMediaType } from 'content-type';
+import { ApiError } from '#contract/errors';
+
+/**
+ * The spec: 400 when "the content type is not `application/json`". Exactly that type, with any
+ * parameters in any case and spacing RFC 9110 allows (parsed by `content-type`); `+json` types such as
+ * `application/problem+json` are other types and are refused. The body is read as UTF-8 (RFC 8259),
+ * so a `charset` parameter, if sent, must say so.
+ */
+export function isJsonMediaType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const { type, parameters } = parseMediaType(header);
+  const charset = parameters.charset;
+  return type === 'application/json' && (charset === undefined || charset.toLowerCase() === 'utf-8');
+}
+
+let utf8: InstanceType<typeof TextDecoder> | undefined;
+
+/**
+ * Runs before Middy's JSON body parser (whose own check accepts every `+json` type): refuses any
+ * other media type, and turns a body the gateway passed base64-encoded (bytes that are not text) into
+ * text only if it is valid UTF-8. Decoding with replacement would store `caf\uFFFD` for `caf\xE9`:
+ * never change what the client sent, refuse it instead.
+ */
+export const jsonTextBody = (): MiddlewareObj<APIGatewayProxyEventV2> => ({
+  before: ({ event }) => {
+    if (!isJsonMediaType(event.headers['content-type'])) {
+      throw new ApiError(400, 'unsupported_media_type', 'Content-Type must be application/json (with charset=utf-8 or no charset)');
+    }
+    if (event.isBase64Encoded && event.body !== undefined) {
+      try {
+        utf8 ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+        event.body = utf8.decode(Buffer.from(event.body, 'base64'));
+      } catch {
+        throw new ApiError(400, 'invalid_json', 'request body is not valid UTF-8');
+      }
+      event.isBase64Encoded = false;
+    }
+  },
+});

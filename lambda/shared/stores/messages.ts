@@ -1,7 +1,0 @@
-import { tableName } from '../config';
-import { documentClient } from '../dynamodb-client';
-import { DynamoMessageRepository } from '../repositories/message-repository';
-
-/** Messages to enqueue, once per `Idempotency-Key` (a store: see ./pets.ts). */
-export const messageQueue = (): DynamoMessageRepository =>
-  new DynamoMessageRepository(documentClient(), tableName('messages'), { idempotencyTable: tableName('idempotency') });

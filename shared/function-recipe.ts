@@ -1,0 +1,55 @@
+/**
+ * What a function runs with: its environment and the access it is granted, derived from the facts of
+ * where it runs. The stack asks with its resources' tokens, the local server with its emulators'
+ * values, the infrastructure tests with the template's: "what does function X run with" has one
+ * answer. Plain data, no aws-cdk-lib import.
+ */
+import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV, IDENTITY_ACCESS, USER_POOL_ID_ENV, type CognitoAction } from './accounts';
+import type { DeployedFunction } from './deployed-functions';
+import { FORWARDED_HOST_HEADER, FRONT_DOOR_SECRET_ENV, PUBLIC_HOST_HEADER_ENV } from './origin-headers';
+import { functionEnvironment } from './function-settings';
+import { TABLE_ACCESS, tablesUsedBy, type TableAccess } from './table-access';
+import { tableEnvironment, type TableKey } from './tables';
+
+/** Where the functions run: a stage (values are CloudFormation tokens) or the local server. */
+export interface RunFacts {
+  readonly tableName: (key: TableKey) => string;
+  /** Powertools' level: the stage's, or the local server's. */
+  readonly logLevel: string;
+  /** The user pool, and the issuer and app client of the access tokens the account API takes (none locally without Cognito). */
+  readonly identity?: { readonly userPoolId: string; readonly issuer: string; readonly audience: string };
+  /** Behind a front door (shared/origin-headers.ts): the secret CloudFront sends, which the authorizer checks. */
+  readonly frontDoorSecret?: string;
+}
+
+export interface FunctionRecipe {
+  readonly environment: Readonly<Record<string, string>>;
+  /** Its rows of shared/table-access.ts: the only tables it may use, and how. */
+  readonly tables: readonly TableAccess[];
+  /** What it may do to the user pool (shared/accounts.ts). */
+  readonly identityActions: readonly CognitoAction[];
+}
+
+function frontDoorEnvironment(fn: DeployedFunction, secret: string | undefined): Record<string, string> {
+  if (secret === undefined) return {};
+  // The authorizer checks the origin secret; the route functions learn which header carries the host clients called.
+  if (fn.name === 'authorizer') return { [FRONT_DOOR_SECRET_ENV]: secret };
+  return fn.route && fn.route.api !== 'account' ? { [PUBLIC_HOST_HEADER_ENV]: FORWARDED_HOST_HEADER } : {};
+}
+
+export function functionRecipe(fn: DeployedFunction, facts: RunFacts): FunctionRecipe {
+  const identityActions = IDENTITY_ACCESS[fn.name] ?? [];
+  const { identity } = facts;
+  return {
+    environment: {
+      ...tableEnvironment(tablesUsedBy(fn.name), facts.tableName),
+      ...functionEnvironment(facts.logLevel),
+      ...frontDoorEnvironment(fn, facts.frontDoorSecret),
+      // The account functions check the access token's issuer and audience again (defense in depth).
+      ...(fn.account && identity ? { [ACCOUNT_TOKEN_ISSUER_ENV]: identity.issuer, [ACCOUNT_TOKEN_AUDIENCE_ENV]: identity.audience } : {}),
+      ...(identityActions.length > 0 && identity ? { [USER_POOL_ID_ENV]: identity.userPoolId } : {}),
+    },
+    tables: TABLE_ACCESS[fn.name],
+    identityActions,
+  };
+}

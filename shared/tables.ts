@@ -1,0 +1,93 @@
+/**
+ * DynamoDB table definitions as plain data: the CDK stack and the local bootstrap both build their
+ * tables from this module, so a key or index can never differ between the cloud and a laptop.
+ * No aws-cdk-lib import here on purpose (the local server and Lambda code import it too).
+ */
+export type AttributeType = 'S' | 'N';
+
+export interface KeyAttribute {
+  readonly name: string;
+  readonly type: AttributeType;
+}
+
+export interface IndexDefinition {
+  readonly indexName: string;
+  readonly partitionKey: KeyAttribute;
+  readonly sortKey?: KeyAttribute;
+}
+
+export interface TableDefinition {
+  /** Suffix of the physical table name (`<prefix><baseName>` locally, CDK-generated in AWS). */
+  readonly baseName: string;
+  /** Environment variable through which functions learn the physical table name. */
+  readonly envVar: string;
+  readonly partitionKey: KeyAttribute;
+  readonly sortKey?: KeyAttribute;
+  /** Indexes project ALL attributes: a page of pets is served by the index alone, no extra reads. */
+  readonly globalSecondaryIndexes?: readonly IndexDefinition[];
+  /** Epoch-seconds attribute after which DynamoDB deletes the item (TTL); set up by the stack. */
+  readonly timeToLiveAttribute?: string;
+}
+
+export const PETS_STATUS_INDEX = 'status-id-index';
+/** An account's keys, oldest first: how the account API lists and finds a user's keys (never a Scan). */
+export const API_KEYS_ACCOUNT_INDEX = 'account-created-index';
+
+export const TABLES = {
+  pets: {
+    baseName: 'pets',
+    envVar: 'PETS_TABLE_NAME',
+    partitionKey: { name: 'id', type: 'N' },
+    globalSecondaryIndexes: [
+      {
+        indexName: PETS_STATUS_INDEX,
+        partitionKey: { name: 'status', type: 'S' },
+        sortKey: { name: 'id', type: 'N' },
+      },
+    ],
+  },
+  messages: {
+    baseName: 'messages',
+    envVar: 'MESSAGES_TABLE_NAME',
+    partitionKey: { name: 'id', type: 'S' },
+  },
+  apiKeys: {
+    baseName: 'api-keys',
+    envVar: 'API_KEYS_TABLE_NAME',
+    partitionKey: { name: 'keyHash', type: 'S' },
+    globalSecondaryIndexes: [
+      {
+        indexName: API_KEYS_ACCOUNT_INDEX,
+        partitionKey: { name: 'accountId', type: 'S' },
+        sortKey: { name: 'createdAt', type: 'S' },
+      },
+    ],
+  },
+  /**
+   * One item per account holding its active keys (lambda/data/repositories/account-keys.ts): the cap
+   * on active keys is a conditional update of this item, so concurrent creates cannot exceed it.
+   */
+  accounts: {
+    baseName: 'accounts',
+    envVar: 'ACCOUNTS_TABLE_NAME',
+    partitionKey: { name: 'accountId', type: 'S' },
+  },
+  /** One record per `Idempotency-Key` claim (lambda/data/repositories/write-once.ts); TTL removes it after the window. */
+  idempotency: {
+    baseName: 'idempotency',
+    envVar: 'IDEMPOTENCY_TABLE_NAME',
+    partitionKey: { name: 'id', type: 'S' },
+    timeToLiveAttribute: 'expiration',
+  },
+} as const satisfies Record<string, TableDefinition>;
+
+export type TableKey = keyof typeof TABLES;
+
+export const TABLE_KEYS = Object.keys(TABLES) as readonly TableKey[];
+
+/**
+ * The variables through which a function learns the physical names of these tables: the one mapping
+ * the stack (per function), the local server (all tables) and the benchmarks use.
+ */
+export const tableEnvironment = (keys: readonly TableKey[], physicalName: (key: TableKey) => string): Record<string, string> =>
+  Object.fromEntries(keys.map((key) => [TABLES[key].envVar, physicalName(key)]));
