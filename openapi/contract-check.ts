@@ -119,7 +119,7 @@ function templatePattern(template: string): string {
     .join('[^/]+');
 }
 
-const OPERATIONS: LocatedOperation[] = [openApiDocument, accountOpenApiDocument].flatMap((document) =>
+const DOCUMENTED_OPERATIONS: LocatedOperation[] = [openApiDocument, accountOpenApiDocument].flatMap((document) =>
   Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item).flatMap(([method, operation]) =>
       (operation.servers ?? document.servers).map((server) => ({
@@ -134,7 +134,9 @@ const OPERATIONS: LocatedOperation[] = [openApiDocument, accountOpenApiDocument]
 
 function locate(method: string, url: string): LocatedOperation | undefined {
   const { origin, pathname } = new URL(url);
-  return OPERATIONS.find((candidate) => candidate.method === method.toUpperCase() && candidate.pattern.test(`${origin}${pathname}`));
+  return DOCUMENTED_OPERATIONS.find(
+    (candidate) => candidate.method === method.toUpperCase() && candidate.pattern.test(`${origin}${pathname}`),
+  );
 }
 
 export function findOperation(method: string, url: string): Operation | undefined {

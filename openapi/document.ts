@@ -3,13 +3,13 @@
  * table (shared/routes.ts), the zod schemas and their `apiDocs` metadata (lambda/contract/schemas/) and
  * the operation table (./operations.ts). `npm run openapi` writes them to docs/; the local server serves them.
  */
-import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS } from '#contract/operation';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS } from '#contract/operation-spec';
 import { MAX_BODY_BYTES } from '#http/middleware/limit-body-size';
 import { ErrorBody, GatewayErrorBody } from '#contract/schemas/error';
 import { PETS_BASE_PATH, type ApiName, type RouteDefinition } from '#shared/routes';
 import { stackNameOf } from '#shared/stages';
 import { SchemaConverter } from './json-schema';
-import { OPERATIONS, errorCodesOf, takesBody, type OperationDocs } from './operations';
+import { OPERATION_DOCS, errorCodesOf, takesBody, type OperationDocs } from './operation-docs';
 import { errorResponses, headers } from './responses';
 import type { HttpMethodKey, JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Response, Server } from './types';
 
@@ -183,7 +183,7 @@ export function buildDocument(definition: DocumentDefinition): OpenApiDocument {
     const path = route.path.slice(basePath.length);
     const method = route.method.toLowerCase() as HttpMethodKey;
     const servers = route.api === definition.api ? undefined : serversOf(route.api);
-    const operation = operationOf(route, OPERATIONS[route.operationId], schemas, servers, security);
+    const operation = operationOf(route, OPERATION_DOCS[route.operationId], schemas, servers, security);
     paths[path] = { ...paths[path], [method]: replaced ? { ...operation, responses: { ...operation.responses, ...replaced } } : operation };
   }
   const { bearerFormat, description } = definition.securityScheme;

@@ -13,11 +13,11 @@ import { limitBodySize } from './middleware/limit-body-size';
 import { mapErrors } from './middleware/map-errors';
 import { accountOf, requireAccount, type AccountCaller } from '#auth/require-account';
 import { callerOf, requireCaller } from '#auth/require-caller';
-import type { InputSchemas, OperationSpec } from '#contract/operation';
+import type { InputSchemas, OperationSpec } from '#contract/operation-spec';
 import { NoBody } from '#contract/schemas/no-input';
 import { validInput, type ValidInput } from './validate-input';
 
-export type { InputSchemas, OperationSpec } from '#contract/operation';
+export type { InputSchemas, OperationSpec } from '#contract/operation-spec';
 
 export type { AccountCaller } from '#auth/require-account';
 

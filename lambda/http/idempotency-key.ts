@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Caller } from '#contract/caller';
 import { invalidRequest } from '#contract/errors';
 import type { IdempotencyClaim } from '#data/repositories/write-once';
-import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS, type OperationSpec } from '#contract/operation';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS, type OperationSpec } from '#contract/operation-spec';
 
 // Read on first use: every handler's module graph reaches this file, and the not-found function
 // needs nothing else of node:crypto (a top-level import showed in its cold start: `npm run bench`).

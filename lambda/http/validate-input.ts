@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { invalidRequest } from '#contract/errors';
-import type { InputSchemas } from '#contract/operation';
+import type { InputSchemas } from '#contract/operation-spec';
 import { describeIssues, type InputLocation } from './validation-messages';
 
 /** What the operation's schemas made of the request: its path, query and (parsed JSON) body. */

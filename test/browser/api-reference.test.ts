@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { OPERATIONS } from '#openapi/operations';
+import { OPERATION_DOCS } from '#openapi/operation-docs';
 import { ROUTES } from '#shared/routes';
 import { ARTIFACTS, browserTestOf, useBrowserAndApi } from '../support/chromium';
 
@@ -31,7 +31,7 @@ browserTest(
     await expect(page.locator('.servers select').innerText()).resolves.toContain(api.petsBaseUrl);
 
     for (const route of ROUTES) {
-      const { tag } = OPERATIONS[route.operationId];
+      const { tag } = OPERATION_DOCS[route.operationId];
       const operation = page.locator(`#operations-${tag}-${route.operationId}`);
       await operation.waitFor();
       const summary = await operation.locator('.opblock-summary').innerText();

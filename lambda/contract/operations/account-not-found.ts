@@ -1,4 +1,4 @@
-import type { OperationSpec } from '../operation';
+import type { OperationSpec } from '../operation-spec';
 import { AnyParameters, NoBody } from '../schemas/no-input';
 
 /** The account API's `$default` route: any method/path outside its routes; the caller check still comes first. */

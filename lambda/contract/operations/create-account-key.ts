@@ -1,4 +1,4 @@
-import type { OperationSpec } from '../operation';
+import type { OperationSpec } from '../operation-spec';
 import { NewAccountKey } from '../schemas/account-key';
 import { NoPathParameters, NoQueryParameters } from '../schemas/common';
 

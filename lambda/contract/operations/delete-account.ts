@@ -1,4 +1,4 @@
-import type { OperationSpec } from '../operation';
+import type { OperationSpec } from '../operation-spec';
 import { NoPathParameters, NoQueryParameters } from '../schemas/common';
 import { NoBody } from '../schemas/no-input';
 

@@ -1,4 +1,4 @@
-import type { OperationSpec } from '../operation';
+import type { OperationSpec } from '../operation-spec';
 import { AnyParameters, NoBody } from '../schemas/no-input';
 
 /** The `$default` route: any method/path outside the route table; auth still comes first. */

@@ -3,7 +3,7 @@ import type { Caller } from '#contract/caller';
 import { newMessageId } from '../message-ids';
 import type { Message } from '#contract/schemas/message-response';
 import { withWriteToken, type Tokened } from './conditional-put';
-import { createItem, type CreateTarget, type IdempotencyClaim, type Written } from './write-once';
+import { createItem, type CreateOptions, type CreateTarget, type IdempotencyClaim, type Written } from './write-once';
 
 /** The queue of submitted messages, as the handlers see it. */
 export interface MessageRepository {
@@ -21,15 +21,6 @@ const toMessage = (item: Record<string, unknown>): Message => {
   return { id, message, status, createdAt };
 };
 
-export interface MessageRepositoryOptions {
-  /** Draws a new message id (tests fix it). */
-  readonly nextId?: () => string;
-  /** The `Idempotency-Key` records (shared/tables.ts `idempotency`): an enqueue with a claim needs them. */
-  readonly idempotencyTable?: string;
-  /** The clock for `createdAt` (tests fix it). */
-  readonly now?: () => Date;
-}
-
 export class DynamoMessageRepository implements MessageRepository {
   readonly #nextId: () => string;
   readonly #now: () => Date;
@@ -38,7 +29,7 @@ export class DynamoMessageRepository implements MessageRepository {
   constructor(
     db: DynamoDBDocumentClient,
     tableName: string,
-    { nextId = newMessageId, idempotencyTable, now = () => new Date() }: MessageRepositoryOptions = {},
+    { nextId = newMessageId, idempotencyTable, now = () => new Date() }: CreateOptions<string> = {},
   ) {
     this.#nextId = nextId;
     this.#now = now;

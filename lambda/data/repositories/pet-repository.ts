@@ -5,7 +5,7 @@ import type { NewPet } from '#contract/schemas/pet';
 import type { Pet } from '#contract/schemas/pet-response';
 import { DEFAULT_PET_STATUS, type PetStatus } from '#contract/schemas/pet-status';
 import { withWriteToken, type Tokened } from './conditional-put';
-import { createItem, type CreateTarget, type IdempotencyClaim, type Written } from './write-once';
+import { createItem, type CreateOptions, type CreateTarget, type IdempotencyClaim, type Written } from './write-once';
 
 /** The position after the last pet of a page (http/page-cursor.ts gives it its wire form). */
 export interface PageCursor {
@@ -55,15 +55,6 @@ const toPet = (item: Record<string, unknown>): Pet => {
   return { id, name, categoryId, status };
 };
 
-export interface PetRepositoryOptions {
-  /** Draws a new pet id (tests fix it). */
-  readonly nextId?: () => number;
-  /** The `Idempotency-Key` records (shared/tables.ts `idempotency`): a create with a claim needs them. */
-  readonly idempotencyTable?: string;
-  /** The clock for `createdAt` (tests fix it). */
-  readonly now?: () => Date;
-}
-
 export class DynamoPetRepository implements PetRepository {
   readonly #nextId: () => number;
   readonly #now: () => Date;
@@ -72,7 +63,7 @@ export class DynamoPetRepository implements PetRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    { nextId = newPetId, idempotencyTable, now = () => new Date() }: PetRepositoryOptions = {},
+    { nextId = newPetId, idempotencyTable, now = () => new Date() }: CreateOptions<number> = {},
   ) {
     this.#nextId = nextId;
     this.#now = now;

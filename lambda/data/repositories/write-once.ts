@@ -74,6 +74,16 @@ export async function writeOnce(
   throw new Error(`no free key for the item of ${claim.recordKey} after ${MAX_ATTEMPTS} attempts`);
 }
 
+/** What a repository that creates items is constructed with, besides its client and table. */
+export interface CreateOptions<Id> {
+  /** Draws a new id (tests fix it). */
+  readonly nextId?: () => Id;
+  /** The `Idempotency-Key` records (shared/tables.ts `idempotency`): a create with a claim needs them. */
+  readonly idempotencyTable?: string;
+  /** The clock for `createdAt` (tests fix it). */
+  readonly now?: () => Date;
+}
+
 /** Where creates write: the items' table and key, and the claims' table when a create may carry a claim. */
 export interface CreateTarget extends Omit<WriteOnceTarget, 'recordsTable'> {
   readonly recordsTable: string | undefined;

@@ -9,7 +9,7 @@ import type { OperationId } from '#shared/routes';
 import { AUTH_CACHE_TTL_MS } from '#auth/settings';
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '#contract/account-limits';
 import type { ErrorCode } from '#contract/errors';
-import type { OperationSpec } from '#contract/operation';
+import type { OperationSpec } from '#contract/operation-spec';
 import { CREATE_ACCOUNT_KEY } from '#contract/operations/create-account-key';
 import { CREATE_PET } from '#contract/operations/create-pet';
 import { DELETE_ACCOUNT } from '#contract/operations/delete-account';
@@ -61,7 +61,7 @@ const ci = {
 } as const;
 const revokeWindow = `${AUTH_CACHE_TTL_MS / 1000} seconds`;
 
-export const OPERATIONS: Readonly<Record<OperationId, OperationDocs>> = {
+export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDocs>> = {
   listPets: {
     tag: 'pets',
     summary: 'List animals',
