@@ -11,7 +11,7 @@ import { createDocumentClient } from '#data/dynamodb-client';
 import { DynamoAccountKeys } from '#data/repositories/account-keys';
 import type { ApiKeyRecord } from '#auth/key-record';
 import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
-import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '#contract/account-limits';
+import { MAX_ACTIVE_KEYS_PER_ACCOUNT, MAX_KEYS_CREATED_PER_DAY } from '#contract/account-limits';
 import { accountOfEmail, localAccountOfEmail } from '#local/account-lookup';
 import { AUTH_CACHE_TTL_MS } from '#auth/settings';
 import { isStageName, STAGES, stackNameOf, type StageName } from '#shared/stages';
@@ -188,12 +188,13 @@ async function run(argv: string[]): Promise<number> {
         accountId = found;
       }
       const issued = await target.accountKeys.create(accountId, values.description ?? '', new Date());
-      if (issued === 'limit_reached' || issued === 'closed') {
-        console.error(
-          issued === 'closed'
-            ? `account ${accountId} was deleted`
-            : `account ${accountId} already has ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys; revoke one first`,
-        );
+      if (typeof issued === 'string') {
+        const why = {
+          closed: `account ${accountId} was deleted`,
+          limit_reached: `account ${accountId} already has ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys; revoke one first`,
+          daily_limit_reached: `account ${accountId} already created ${MAX_KEYS_CREATED_PER_DAY} keys today (UTC); try again tomorrow`,
+        };
+        console.error(why[issued]);
         return 1;
       }
       const { keyHash: _hash, ...shown } = issued.record;

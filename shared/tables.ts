@@ -30,8 +30,11 @@ export interface TableDefinition {
 }
 
 export const PETS_STATUS_INDEX = 'status-id-index';
-/** An account's keys, oldest first: how the account API lists and finds a user's keys (never a Scan). */
-export const API_KEYS_ACCOUNT_INDEX = 'account-created-index';
+/**
+ * An account's keys by how long they stay listed (active keys last of all): the account API reads only
+ * what it shows (lambda/data/repositories/api-key-repository.ts), never a Scan, never the whole history.
+ */
+export const API_KEYS_ACCOUNT_INDEX = 'account-listed-index';
 
 export const TABLES = {
   pets: {
@@ -59,9 +62,11 @@ export const TABLES = {
       {
         indexName: API_KEYS_ACCOUNT_INDEX,
         partitionKey: { name: 'accountId', type: 'S' },
-        sortKey: { name: 'createdAt', type: 'S' },
+        sortKey: { name: 'listedUntil', type: 'S' },
       },
     ],
+    /** Set when a key is revoked: DynamoDB deletes it REVOKED_KEYS_LISTED_FOR_DAYS later (within a few days of that). */
+    timeToLiveAttribute: 'expiresAt',
   },
   /**
    * One item per account holding its active keys (lambda/data/repositories/account-keys.ts): the cap

@@ -14,7 +14,7 @@ export type ServiceErrorCode =
   | 'service_unavailable'
   | 'internal_error';
 /** Answered by the account API only (docs/account-openapi.json), never by the pets or messages APIs. */
-export type AccountErrorCode = 'key_limit_reached';
+export type AccountErrorCode = 'key_limit_reached' | 'daily_key_limit_reached';
 export type ErrorCode = ServiceErrorCode | AccountErrorCode;
 
 export class ApiError extends Error {

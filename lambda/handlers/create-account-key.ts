@@ -1,5 +1,5 @@
 import { accountKeyAnswer } from '#auth/key-record';
-import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '#contract/account-limits';
+import { MAX_ACTIVE_KEYS_PER_ACCOUNT, MAX_KEYS_CREATED_PER_DAY } from '#contract/account-limits';
 import { ApiError, unauthorized } from '#contract/errors';
 import { httpHandler } from '#http/http-handler';
 import { jsonResponse } from '#http/responses';
@@ -9,7 +9,10 @@ import { accountKeys } from '#data/stores/account-keys';
 
 const keys = accountKeys();
 
-/** POST /account/keys — 201 with the new key, shown this once; 409 at the cap on active keys. */
+const secondsToNextUtcDay = (now: Date): number =>
+  Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000);
+
+/** POST /account/keys — 201 with the new key, shown this once; 409 at the cap on active keys, 429 past the day's creates. */
 export const handler = httpHandler(CREATE_ACCOUNT_KEY, async ({ caller, body }) => {
   const created = await keys.create(caller.accountId, body.description, new Date());
   if (created === 'closed') {
@@ -20,6 +23,14 @@ export const handler = httpHandler(CREATE_ACCOUNT_KEY, async ({ caller, body }) 
       409,
       'key_limit_reached',
       `this account already has ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys; revoke one before creating another`,
+    );
+  }
+  if (created === 'daily_limit_reached') {
+    throw new ApiError(
+      429,
+      'daily_key_limit_reached',
+      `this account already created ${MAX_KEYS_CREATED_PER_DAY} keys today (UTC); try again after midnight UTC`,
+      { 'retry-after': String(secondsToNextUtcDay(new Date())) },
     );
   }
   const answer: CreatedAccountKey = { ...accountKeyAnswer(created.record), key: created.key };

@@ -1,5 +1,5 @@
 import { accountKeyAnswer } from '#auth/key-record';
-import { MAX_ACTIVE_KEYS_PER_ACCOUNT, REVOKED_KEYS_LISTED_FOR_DAYS } from '#contract/account-limits';
+import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '#contract/account-limits';
 import { AUTH_CACHE_TTL_MS } from '#auth/settings';
 import { httpHandler } from '#http/http-handler';
 import { jsonResponse } from '#http/responses';
@@ -7,17 +7,12 @@ import { LIST_ACCOUNT_KEYS } from '#contract/operations/list-account-keys';
 import { apiKeys } from '#data/stores/api-keys';
 import type { AccountKeyList } from '#contract/schemas/account-key-response';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** GET /account/keys — the signed-in account's active keys and recently revoked ones, newest first, with its limits. */
 // Reads only: the account index of the API-keys table (the cap's accounts table is for writers).
 const keys = apiKeys();
 
 export const handler = httpHandler(LIST_ACCOUNT_KEYS, async ({ caller }) => {
-  const shownSince = new Date(Date.now() - REVOKED_KEYS_LISTED_FOR_DAYS * DAY_MS).toISOString();
-  const records = (await keys.listByAccount(caller.accountId)).filter(
-    (record) => record.revokedAt === undefined || record.revokedAt > shownSince,
-  );
+  const records = await keys.listedForAccount(caller.accountId, new Date());
   const answer: AccountKeyList = {
     keys: records.map(accountKeyAnswer),
     maxActiveKeys: MAX_ACTIVE_KEYS_PER_ACCOUNT,

@@ -57,6 +57,11 @@ export const ACCOUNT_ERROR_CODES = {
     when: 'The account already has as many active keys as it may (`maxActiveKeys` of `GET /account/keys`); revoke one first.',
     example: 'this account already has 10 active keys; revoke one before creating another',
   },
+  daily_key_limit_reached: {
+    status: 429,
+    when: 'The account already created as many keys today (UTC) as it may; `Retry-After` says when the next day starts.',
+    example: 'this account already created 20 keys today (UTC); try again after midnight UTC',
+  },
 } as const satisfies Record<AccountErrorCode, ErrorCodeDocs>;
 
 export const ALL_ERROR_CODES: Readonly<Record<ErrorCode, ErrorCodeDocs>> = { ...ERROR_CODES, ...ACCOUNT_ERROR_CODES };

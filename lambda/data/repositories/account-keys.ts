@@ -1,19 +1,23 @@
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { issueApiKey, type IssuedApiKey } from '#auth/api-keys';
-import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '#contract/account-limits';
+import { MAX_ACTIVE_KEYS_PER_ACCOUNT, MAX_KEYS_CREATED_PER_DAY } from '#contract/account-limits';
 import type { ApiKeyRecord } from '#auth/key-record';
 import type { ApiKeyRepository } from './api-key-repository';
+import { isConditionFailure } from './conditional-put';
 
-/** A signed-in user's keys (the account API): creating under the cap, revoking, closing the account. Listing is ApiKeyRepository.listByAccount. */
+/** Why a create was refused: the account's cap on active keys, its keys per day, or its deletion. */
+export type CreateRefusal = 'limit_reached' | 'daily_limit_reached' | 'closed';
+
+/** A signed-in user's keys (the account API): creating under the caps, revoking, closing the account. Listing is ApiKeyRepository.listedForAccount. */
 export interface AccountKeys {
   /**
-   * The new key; `limit_reached` when the account already holds MAX_ACTIVE_KEYS_PER_ACCOUNT active keys;
-   * `closed` when the account was deleted (its access tokens stay valid until they expire).
+   * The new key, or why none was created: MAX_ACTIVE_KEYS_PER_ACCOUNT active keys already, MAX_KEYS_CREATED_PER_DAY
+   * created today (UTC), or the account was deleted (its access tokens stay valid until they expire).
    */
-  create(accountId: string, description: string, now: Date): Promise<IssuedApiKey | 'limit_reached' | 'closed'>;
-  /** The revoked key, or undefined when the account has no key with this id (another account's included). */
+  create(accountId: string, description: string, now: Date): Promise<IssuedApiKey | CreateRefusal>;
+  /** The revoked key, or undefined when the account lists no key with this id (another account's included). */
   revoke(accountId: string, keyId: string, at: Date): Promise<ApiKeyRecord | undefined>;
-  /** Revokes every active key of the account and marks it closed, so no key can be created for it again; returns how many were revoked. */
+  /** Revokes every key of the account and marks it closed, so no key can be created for it again; returns how many were revoked. */
   close(accountId: string, at: Date): Promise<number>;
 }
 
@@ -24,18 +28,36 @@ export interface AccountKeys {
  */
 export const SLOT_REPAIR_AFTER_MS = 60_000;
 
-const slotOf = (record: Pick<ApiKeyRecord, 'createdAt' | 'keyId'>): string => `${record.createdAt}|${record.keyId}`;
-const isConditionFailure = (error: unknown): boolean => error instanceof Error && error.name === 'ConditionalCheckFailedException';
+/** A slot names its key completely, hash included, so closing the account can revoke a key whose record is not stored yet. */
+const slotOf = (record: Pick<ApiKeyRecord, 'createdAt' | 'keyId' | 'keyHash'>): string =>
+  `${record.createdAt}|${record.keyId}|${record.keyHash}`;
+function keyOfSlot(slot: string): Pick<ApiKeyRecord, 'createdAt' | 'keyId' | 'keyHash'> {
+  const [createdAt = '', keyId = '', keyHash = ''] = slot.split('|');
+  return { createdAt, keyId, keyHash };
+}
+const utcDay = (at: Date): string => at.toISOString().slice(0, 10);
+
+interface AccountItem {
+  readonly activeKeys?: Set<string>;
+  readonly closedAt?: string;
+  readonly createdDay?: string;
+  readonly createdCount?: number;
+}
 
 /**
- * The cap without transactions (dynalite, one of the two local engines, has none): each account has
- * one item in the accounts table whose string set `activeKeys` holds a slot (`createdAt|keyId`) per
- * active key. Creating a key first claims a slot with a conditional ADD (`size < cap`), so concurrent
- * creates can never pass the cap, then writes the key; revoking writes the key, then releases the slot.
- * Set ADD and DELETE are idempotent, so an SDK retry after a lost answer counts nothing twice. A crash
- * between the two writes can only leave a slot taken without an active key (never an active key without
- * a slot); such slots are repaired when they would block a create. A deleted account keeps its item,
- * marked `closedAt`, so its still-valid access tokens cannot create keys.
+ * The caps without transactions (dynalite, one of the two local engines, has none): each account has one
+ * item in the accounts table. Its string set `activeKeys` holds a slot per active key, and `createdDay` /
+ * `createdCount` count today's creates. Creating a key first claims a slot and a count with one conditional
+ * update (under both caps, account open), so concurrent creates can never pass either, then writes the key;
+ * revoking writes the key, then releases the slot. A crash between the two writes can only leave a slot
+ * taken without an active key (never an active key without a slot); such slots are repaired when they
+ * would block a create.
+ *
+ * Closing marks the account closed and reads its slots in the same atomic update, so every create that got
+ * past the claim is in that set; each is revoked by hash, ahead of its record if that is not stored yet
+ * (the record's put then fails and reads a revoked key). A create after the update is refused at its claim.
+ * No index read decides which keys die, so index lag cannot hide one. The slots stay, so a repeated delete
+ * revokes the same keys again.
  */
 export class DynamoAccountKeys implements AccountKeys {
   constructor(
@@ -43,29 +65,26 @@ export class DynamoAccountKeys implements AccountKeys {
     private readonly keys: ApiKeyRepository,
     private readonly accountsTable: string,
     private readonly maxActiveKeys: number = MAX_ACTIVE_KEYS_PER_ACCOUNT,
+    private readonly maxCreatedPerDay: number = MAX_KEYS_CREATED_PER_DAY,
   ) {}
 
-  async create(accountId: string, description: string, now: Date): Promise<IssuedApiKey | 'limit_reached' | 'closed'> {
+  async create(accountId: string, description: string, now: Date): Promise<IssuedApiKey | CreateRefusal> {
     const issued = issueApiKey({ accountId, description, now });
-    const slot = slotOf(issued.record);
-    if (!(await this.claim(accountId, slot))) {
-      const refusal = await this.repair(accountId, now);
-      if (refusal !== 'repaired') return refusal;
-      if (!(await this.claim(accountId, slot))) return 'limit_reached';
-    }
+    const claimed = await this.claim(accountId, slotOf(issued.record), now);
+    if (claimed !== 'claimed') return claimed;
+    let stored: ApiKeyRecord;
     try {
-      await this.keys.create(issued.record);
+      stored = await this.keys.create(issued.record);
     } catch (error) {
-      // The key hash is 256 random bits: a failed condition can only be our own write, retried by the SDK.
-      if (isConditionFailure(error)) return issued;
-      await this.release(accountId, [slot]).catch(() => undefined);
+      await this.release(accountId, [slotOf(issued.record)]).catch(() => undefined);
       throw error;
     }
-    return issued;
+    // Revoked before it was stored: the account was closed meanwhile.
+    return stored.revokedAt === undefined ? issued : 'closed';
   }
 
   async revoke(accountId: string, keyId: string, at: Date): Promise<ApiKeyRecord | undefined> {
-    const record = (await this.keys.listByAccount(accountId)).find((candidate) => candidate.keyId === keyId);
+    const record = (await this.keys.listedForAccount(accountId, at)).find((candidate) => candidate.keyId === keyId);
     if (!record) return undefined;
     const revoked = await this.keys.revokeOwned(record, at);
     // Released whether or not this call revoked it: a second revoke also frees a slot the first left behind.
@@ -74,33 +93,61 @@ export class DynamoAccountKeys implements AccountKeys {
   }
 
   async close(accountId: string, at: Date): Promise<number> {
-    // Closed first: a create racing with this deletion can then no longer add a key after the revocations.
-    await this.db.send(
+    const { Attributes } = await this.db.send(
       new UpdateCommand({
         TableName: this.accountsTable,
         Key: { accountId },
-        UpdateExpression: 'SET closedAt = if_not_exists(closedAt, :at) REMOVE activeKeys',
+        UpdateExpression: 'SET closedAt = if_not_exists(closedAt, :at)',
         ExpressionAttributeValues: { ':at': at.toISOString() },
+        ReturnValues: 'ALL_NEW',
       }),
     );
-    const active = (await this.keys.listByAccount(accountId)).filter((record) => !record.revokedAt);
-    for (const record of active) await this.keys.revokeOwned(record, at);
-    return active.length;
+    const claimed = [...((Attributes as AccountItem | undefined)?.activeKeys ?? [])].map(keyOfSlot);
+    // Keys without a slot: none are created so, but a slot repaired by mistake must not leave one working.
+    const listed = (await this.keys.activeForAccount(accountId)).filter((record) => !claimed.some((key) => key.keyHash === record.keyHash));
+    let revoked = 0;
+    for (const key of [...claimed, ...listed]) {
+      const record = await this.keys.revokeOwned({ ...key, accountId }, at, { upsert: true });
+      if (record?.revokedAt === at.toISOString()) revoked++;
+    }
+    return revoked;
   }
 
-  /** Takes a slot unless the account is at its cap; taking the same slot again (a retry) succeeds. */
-  private async claim(accountId: string, slot: string): Promise<boolean> {
+  /**
+   * Takes a slot and counts a create, unless the account is at a cap or closed; taking the same slot again
+   * (an SDK retry) passes the active cap. The day's count starts over with the first create of a UTC day.
+   */
+  private async claim(accountId: string, slot: string, now: Date): Promise<'claimed' | CreateRefusal> {
+    const today = utcDay(now);
+    const underCap = '(attribute_not_exists(activeKeys) OR size(activeKeys) < :max OR contains(activeKeys, :slot))';
+    const values = { ':slots': new Set([slot]), ':max': this.maxActiveKeys, ':slot': slot, ':today': today, ':one': 1 };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const sameDay = await this.update(accountId, {
+        UpdateExpression: 'ADD activeKeys :slots, createdCount :one',
+        ConditionExpression: `attribute_not_exists(closedAt) AND ${underCap} AND createdDay = :today AND createdCount < :daily`,
+        ExpressionAttributeValues: { ...values, ':daily': this.maxCreatedPerDay },
+      });
+      if (sameDay) return 'claimed';
+      const newDay = await this.update(accountId, {
+        UpdateExpression: 'ADD activeKeys :slots SET createdDay = :today, createdCount = :one',
+        ConditionExpression: `attribute_not_exists(closedAt) AND ${underCap} AND (attribute_not_exists(createdDay) OR createdDay <> :today)`,
+        ExpressionAttributeValues: values,
+      });
+      if (newDay) return 'claimed';
+      const refusal = await this.refusal(accountId, now);
+      if (refusal !== undefined) return refusal;
+      // Neither held, yet nothing refuses: another create started the day, or a stale slot was just repaired.
+    }
+    return 'limit_reached';
+  }
+
+  /** Runs a conditional update of the account's item: false when its condition did not hold. */
+  private async update(
+    accountId: string,
+    input: Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeValues'>,
+  ): Promise<boolean> {
     try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.accountsTable,
-          Key: { accountId },
-          UpdateExpression: 'ADD activeKeys :slots',
-          ConditionExpression:
-            'attribute_not_exists(closedAt) AND (attribute_not_exists(activeKeys) OR size(activeKeys) < :max OR contains(activeKeys, :slot))',
-          ExpressionAttributeValues: { ':slots': new Set([slot]), ':max': this.maxActiveKeys, ':slot': slot },
-        }),
-      );
+      await this.db.send(new UpdateCommand({ TableName: this.accountsTable, Key: { accountId }, ...input }));
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
@@ -109,33 +156,32 @@ export class DynamoAccountKeys implements AccountKeys {
   }
 
   private async release(accountId: string, slots: readonly string[]): Promise<void> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.accountsTable,
-          Key: { accountId },
-          UpdateExpression: 'DELETE activeKeys :slots',
-          // Never create an item just to delete from it, nor touch a closed account's.
-          ConditionExpression: 'attribute_exists(accountId) AND attribute_not_exists(closedAt)',
-          ExpressionAttributeValues: { ':slots': new Set(slots) },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+    // Never create an item just to delete from it, nor touch a closed account's (its slots are what closing revokes).
+    await this.update(accountId, {
+      UpdateExpression: 'DELETE activeKeys :slots',
+      ConditionExpression: 'attribute_exists(accountId) AND attribute_not_exists(closedAt)',
+      ExpressionAttributeValues: { ':slots': new Set(slots) },
+    });
   }
 
-  /** After a refused claim: why, or `repaired` when slots older than SLOT_REPAIR_AFTER_MS whose key is missing or revoked were freed. */
-  private async repair(accountId: string, now: Date): Promise<'repaired' | 'limit_reached' | 'closed'> {
+  /**
+   * After a refused claim: why, read consistently. At the active cap, slots older than SLOT_REPAIR_AFTER_MS
+   * whose key is missing or revoked are freed first; undefined when the claim may be tried again.
+   */
+  private async refusal(accountId: string, now: Date): Promise<CreateRefusal | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.accountsTable, Key: { accountId }, ConsistentRead: true }));
-    const account = Item as { activeKeys?: Set<string>; closedAt?: string } | undefined;
+    const account = Item as AccountItem | undefined;
     if (account?.closedAt !== undefined) return 'closed';
     const slots = account?.activeKeys ?? new Set<string>();
-    const active = new Set((await this.keys.listByAccount(accountId)).filter((record) => !record.revokedAt).map(slotOf));
-    const repairBefore = new Date(now.getTime() - SLOT_REPAIR_AFTER_MS).toISOString();
-    const stale = [...slots].filter((slot) => !active.has(slot) && slot < repairBefore);
-    if (stale.length === 0) return 'limit_reached';
-    await this.release(accountId, stale);
-    return 'repaired';
+    if (slots.size >= this.maxActiveKeys) {
+      const active = new Set((await this.keys.activeForAccount(accountId)).map(slotOf));
+      const repairBefore = new Date(now.getTime() - SLOT_REPAIR_AFTER_MS).toISOString();
+      const stale = [...slots].filter((slot) => !active.has(slot) && slot < repairBefore);
+      if (stale.length === 0) return 'limit_reached';
+      await this.release(accountId, stale);
+      return undefined;
+    }
+    if (account?.createdDay === utcDay(now) && (account.createdCount ?? 0) >= this.maxCreatedPerDay) return 'daily_limit_reached';
+    return undefined;
   }
 }

@@ -1,19 +1,39 @@
 import { GetCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { API_KEYS_ACCOUNT_INDEX } from '#shared/tables';
-import { LAST_USED_RESOLUTION_MS } from '#contract/account-limits';
-import { putIf } from './conditional-put';
+import {
+  LAST_USED_RESOLUTION_MS,
+  LISTED_REVOKED_KEYS_MAX,
+  MAX_ACTIVE_KEYS_PER_ACCOUNT,
+  REVOKED_KEYS_LISTED_FOR_DAYS,
+} from '#contract/account-limits';
+import { isConditionFailure, putIf } from './conditional-put';
 import type { ApiKeyRecord } from '#auth/key-record';
 
 export interface ApiKeyRepository {
   findByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
-  create(record: ApiKeyRecord): Promise<void>;
+  /** Stores a new key's record and answers the record as stored: revoked when the account was closed first (see revokeOwned). */
+  create(record: ApiKeyRecord): Promise<ApiKeyRecord>;
   list(): Promise<ApiKeyRecord[]>;
   /** Returns the revoked record, or undefined when no key has this id. Revoking twice keeps the first time. */
   revoke(keyId: string, at: Date): Promise<ApiKeyRecord | undefined>;
-  /** One account's keys, newest first: a Query on the account index (eventually consistent, like every index read). */
-  listByAccount(accountId: string): Promise<ApiKeyRecord[]>;
-  /** Revokes a key of this account (condition: it still belongs to it); revoking twice keeps the first time. */
-  revokeOwned(record: Pick<ApiKeyRecord, 'keyHash' | 'accountId'>, at: Date): Promise<ApiKeyRecord | undefined>;
+  /**
+   * What the account API shows of an account at `now`: its active keys and, newest first, at most
+   * LISTED_REVOKED_KEYS_MAX keys revoked within REVOKED_KEYS_LISTED_FOR_DAYS. One bounded Query, whatever the
+   * account's history (eventually consistent, like every index read).
+   */
+  listedForAccount(accountId: string, now: Date): Promise<ApiKeyRecord[]>;
+  /** The account's active keys: a Query that reads nothing else. */
+  activeForAccount(accountId: string): Promise<ApiKeyRecord[]>;
+  /**
+   * Revokes a key of this account; revoking twice keeps the first time. With `upsert`, a key whose record
+   * is not stored yet is revoked ahead of its creation (closing an account races with its creates).
+   * Undefined when the key belongs to another account, or (without `upsert`) when there is none.
+   */
+  revokeOwned(
+    record: Pick<ApiKeyRecord, 'keyHash' | 'accountId' | 'keyId' | 'createdAt'>,
+    at: Date,
+    options?: { readonly upsert?: boolean },
+  ): Promise<ApiKeyRecord | undefined>;
   /**
    * Notes that a key was just accepted, at most once per LAST_USED_RESOLUTION_MS: nothing is written
    * when the record read says it was used recently, and a conditional write keeps concurrent callers
@@ -22,7 +42,31 @@ export interface ApiKeyRepository {
   recordUse(record: Pick<ApiKeyRecord, 'keyHash' | 'lastUsedAt'>, at: Date): Promise<void>;
 }
 
-const isConditionFailure = (error: unknown): boolean => error instanceof Error && error.name === 'ConditionalCheckFailedException';
+/**
+ * The account index's sort key. An active key sorts after every date, a revoked one stays listed until
+ * REVOKED_KEYS_LISTED_FOR_DAYS after its revocation; TTL (`expiresAt`, the same moment) then deletes it.
+ * So listing reads only what it shows, and an account's history never grows past what it may list.
+ */
+const LISTED_UNTIL = 'listedUntil';
+const ACTIVE = '9999-12-31T23:59:59.999Z';
+const EXPIRES_AT = 'expiresAt';
+const DAY_MS = 24 * 60 * 60 * 1000;
+const listedUntil = (revokedAt: Date): Date => new Date(revokedAt.getTime() + REVOKED_KEYS_LISTED_FOR_DAYS * DAY_MS);
+
+/** The record without the attributes only the table needs. */
+function recordOf(item: Record<string, unknown>): ApiKeyRecord {
+  const { [LISTED_UNTIL]: _listedUntil, [EXPIRES_AT]: _expiresAt, ...record } = item;
+  return record as unknown as ApiKeyRecord;
+}
+
+/** The SET clause of a revocation: its time, and from then on the listing's and TTL's deadline. */
+function revocation(at: Date): { readonly update: string; readonly values: Record<string, unknown> } {
+  const until = listedUntil(at);
+  return {
+    update: `SET revokedAt = :at, ${LISTED_UNTIL} = :until, ${EXPIRES_AT} = :expires`,
+    values: { ':at': at.toISOString(), ':until': until.toISOString(), ':expires': Math.ceil(until.getTime() / 1000) },
+  };
+}
 
 export class DynamoApiKeyRepository implements ApiKeyRepository {
   constructor(
@@ -33,7 +77,7 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
   async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
     // Consistent read: a key issued a moment ago must work on the very next request.
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { keyHash }, ConsistentRead: true }));
-    return Item as ApiKeyRecord | undefined;
+    return Item ? recordOf(Item) : undefined;
   }
 
   /**
@@ -41,16 +85,17 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
    * fails the record under the hash can only be this one, put by an SDK retry after a lost answer: that
    * is success, told apart by the record's random keyId; anything else is refused.
    */
-  async create(record: ApiKeyRecord): Promise<void> {
+  async create(record: ApiKeyRecord): Promise<ApiKeyRecord> {
     const outcome = await putIf(
       this.db,
       this.tableName,
       'keyHash',
-      { ...record },
+      { ...record, [LISTED_UNTIL]: ACTIVE },
       { expression: 'attribute_not_exists(#keyHash)', names: { '#keyHash': 'keyHash' } },
     );
-    if (!outcome.written && outcome.current?.keyId !== record.keyId)
-      throw new Error(`an API key record with hash ${record.keyHash} already exists`);
+    if (outcome.written) return record;
+    if (outcome.current?.keyId !== record.keyId) throw new Error(`an API key record with hash ${record.keyHash} already exists`);
+    return recordOf(outcome.current);
   }
 
   /** Operator path only (the keys CLI): the table holds one small item per key. */
@@ -59,13 +104,31 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await this.db.send(new ScanCommand({ TableName: this.tableName, ExclusiveStartKey: startKey }));
-      records.push(...((page.Items ?? []) as ApiKeyRecord[]));
+      records.push(...(page.Items ?? []).map(recordOf));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
     return records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  async listByAccount(accountId: string): Promise<ApiKeyRecord[]> {
+  async listedForAccount(accountId: string, now: Date): Promise<ApiKeyRecord[]> {
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: API_KEYS_ACCOUNT_INDEX,
+        KeyConditionExpression: `accountId = :accountId AND ${LISTED_UNTIL} > :now`,
+        ExpressionAttributeValues: { ':accountId': accountId, ':now': now.toISOString() },
+        // Active keys first, then the most recently revoked: the cap bounds the first, the limit the second.
+        ScanIndexForward: false,
+        Limit: MAX_ACTIVE_KEYS_PER_ACCOUNT + LISTED_REVOKED_KEYS_MAX,
+      }),
+    );
+    const records = Items.map(recordOf);
+    const active = records.filter((record) => record.revokedAt === undefined);
+    const revoked = records.filter((record) => record.revokedAt !== undefined).slice(0, LISTED_REVOKED_KEYS_MAX);
+    return [...active, ...revoked].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  async activeForAccount(accountId: string): Promise<ApiKeyRecord[]> {
     const records: ApiKeyRecord[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
@@ -73,34 +136,48 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
         new QueryCommand({
           TableName: this.tableName,
           IndexName: API_KEYS_ACCOUNT_INDEX,
-          KeyConditionExpression: 'accountId = :accountId',
-          ExpressionAttributeValues: { ':accountId': accountId },
-          ScanIndexForward: false,
+          KeyConditionExpression: `accountId = :accountId AND ${LISTED_UNTIL} = :active`,
+          ExpressionAttributeValues: { ':accountId': accountId, ':active': ACTIVE },
           ExclusiveStartKey: startKey,
         }),
       );
-      records.push(...((page.Items ?? []) as ApiKeyRecord[]));
+      records.push(...(page.Items ?? []).map(recordOf));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
     return records;
   }
 
-  async revokeOwned(record: Pick<ApiKeyRecord, 'keyHash' | 'accountId'>, at: Date): Promise<ApiKeyRecord | undefined> {
+  async revokeOwned(
+    record: Pick<ApiKeyRecord, 'keyHash' | 'accountId' | 'keyId' | 'createdAt'>,
+    at: Date,
+    { upsert = false }: { readonly upsert?: boolean } = {},
+  ): Promise<ApiKeyRecord | undefined> {
+    const { update, values } = revocation(at);
+    const owned = 'accountId = :accountId AND attribute_not_exists(revokedAt)';
     try {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { keyHash: record.keyHash },
-          UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :at)',
-          ConditionExpression: 'accountId = :accountId',
-          ExpressionAttributeValues: { ':at': at.toISOString(), ':accountId': record.accountId },
+          // An upsert writes what the record's creation would have: its put then fails and reads a revoked key.
+          UpdateExpression: upsert
+            ? `${update}, accountId = :accountId, keyId = :keyId, createdAt = if_not_exists(createdAt, :createdAt)`
+            : update,
+          ConditionExpression: upsert ? `attribute_not_exists(keyHash) OR (${owned})` : owned,
+          ExpressionAttributeValues: {
+            ...values,
+            ':accountId': record.accountId,
+            ...(upsert ? { ':keyId': record.keyId, ':createdAt': record.createdAt } : {}),
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return Attributes as ApiKeyRecord;
+      return recordOf(Attributes ?? {});
     } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
+      if (!isConditionFailure(error)) throw error;
+      // Revoked already (its first time stays), or not this account's key.
+      const current = await this.findByHash(record.keyHash);
+      return current?.accountId === record.accountId ? current : undefined;
     }
   }
 
@@ -125,16 +202,6 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
   async revoke(keyId: string, at: Date): Promise<ApiKeyRecord | undefined> {
     const record = (await this.list()).find((candidate) => candidate.keyId === keyId);
     if (!record) return undefined;
-    const { Attributes } = await this.db.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: { keyHash: record.keyHash },
-        UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :at)',
-        ConditionExpression: 'attribute_exists(keyHash)',
-        ExpressionAttributeValues: { ':at': at.toISOString() },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return Attributes as ApiKeyRecord;
+    return record.revokedAt === undefined ? this.revokeOwned(record, at) : record;
   }
 }

@@ -2,6 +2,10 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 
+/** A write refused because its condition did not hold: the one test for it (the SDK's class, or its name from a wrapped error). */
+export const isConditionFailure = (error: unknown): boolean =>
+  error instanceof ConditionalCheckFailedException || (error instanceof Error && error.name === 'ConditionalCheckFailedException');
+
 /** A condition expression with its names and values. */
 export interface Condition {
   readonly expression: string;
@@ -49,7 +53,7 @@ export async function putIf(
     );
     return { written: true };
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    if (!isConditionFailure(error)) throw error;
     const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { [keyName]: item[keyName] }, ConsistentRead: true }));
     return Item ? { written: false, current: Item } : { written: false };
   }

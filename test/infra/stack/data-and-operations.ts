@@ -52,7 +52,7 @@ describe.each(STAGES)('%s stage tables', (stage) => {
     });
   });
 
-  it('messages are keyed by string id without indexes; API keys by the key hash, listed per account through an account/createdAt index', () => {
+  it('messages are keyed by string id without indexes; API keys by the key hash, listed per account through an account/listedUntil index, revoked ones removed by TTL', () => {
     expect(table('messages').Properties).toMatchObject({
       KeySchema: keySchema('id'),
       AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
@@ -62,13 +62,14 @@ describe.each(STAGES)('%s stage tables', (stage) => {
       expect.arrayContaining([
         { AttributeName: 'keyHash', AttributeType: 'S' },
         { AttributeName: 'accountId', AttributeType: 'S' },
-        { AttributeName: 'createdAt', AttributeType: 'S' },
+        { AttributeName: 'listedUntil', AttributeType: 'S' },
       ]),
     );
     expect(table('messages').Properties.GlobalSecondaryIndexes).toBeUndefined();
     expect(table('apiKeys').Properties.GlobalSecondaryIndexes).toEqual([
-      { IndexName: 'account-created-index', KeySchema: keySchema('accountId', 'createdAt'), Projection: { ProjectionType: 'ALL' } },
+      { IndexName: 'account-listed-index', KeySchema: keySchema('accountId', 'listedUntil'), Projection: { ProjectionType: 'ALL' } },
     ]);
+    expect(table('apiKeys').Properties.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
   });
 
   it('accounts (the active-key cap) are keyed by account id', () => {
@@ -319,8 +320,8 @@ describe('stage selection', () => {
 
   it('refuses prod without alarmEmail, saying how to opt out; the other stages need none', () => {
     expect(() => stageConfig('prod')).toThrow(/prod needs -c alarmEmail=<address>.*-c alarmEmail=none/);
-    expect(stageConfig('prod', { alarmEmail: 'none' }).alarmEmail).toBeUndefined();
-    expect(stageConfig('prod', { alarmEmail: 'ops@example.com' }).alarmEmail).toBe('ops@example.com');
+    expect(stageConfig('prod', { alarmEmail: 'none', sesFromEmail: 'cognito' }).alarmEmail).toBeUndefined();
+    expect(stageConfig('prod', { alarmEmail: 'ops@example.com', sesFromEmail: 'cognito' }).alarmEmail).toBe('ops@example.com');
     expect(stageConfig('staging').alarmEmail).toBeUndefined();
     expect(stageConfig('dev', { alarmEmail: 'none' }).alarmEmail).toBeUndefined();
   });
@@ -340,9 +341,11 @@ describe('stage selection', () => {
     expect(stageConfig('dev', { corsOrigins: 'http://localhost:5173' }).corsOrigins).toEqual(['http://localhost:5173']);
     expect(() => stageConfig('dev', { corsOrigins: 'http://app.example.com' })).toThrow(/plain http/);
     for (const stage of ['staging', 'prod'] as const) {
-      const alarmEmail = 'none';
+      const [alarmEmail, sesFromEmail] = ['none', 'cognito'];
       expect(() => stageConfig(stage, { alarmEmail, corsOrigins: 'http://localhost:5173' })).toThrow(/plain http/);
-      expect(stageConfig(stage, { alarmEmail, corsOrigins: 'https://app.example.com' }).corsOrigins).toEqual(['https://app.example.com']);
+      expect(stageConfig(stage, { alarmEmail, sesFromEmail, corsOrigins: 'https://app.example.com' }).corsOrigins).toEqual([
+        'https://app.example.com',
+      ]);
     }
   });
 });
