@@ -13,6 +13,17 @@ import { localFunctionEnvironment } from '#local/function-environment';
 
 export const BENCH_ACCOUNT_ID = 'acct_bench';
 
+/**
+ * The account API's token facts. No Cognito runs in the bench: API Gateway's JWT authorizer has checked the
+ * token before a function runs, so the events carry its claims (events.ts accountRequestOf).
+ */
+export const BENCH_IDENTITY = {
+  endpoint: 'http://127.0.0.1:9',
+  userPoolId: 'eu-west-1_bench',
+  issuer: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_bench',
+  clientId: 'benchclient',
+} as const;
+
 export interface BenchStore {
   readonly store: LocalStore;
   readonly engineLabel: string;
@@ -25,7 +36,10 @@ export interface BenchStore {
 
 export async function openBenchStore(): Promise<BenchStore> {
   const store = await openLocalStore({ tablePrefix: 'bench-' });
-  Object.assign(process.env, localFunctionEnvironment({ endpoint: store.endpoint, tableNames: store.tableNames, logLevel: 'ERROR' }));
+  Object.assign(
+    process.env,
+    localFunctionEnvironment({ endpoint: store.endpoint, tableNames: store.tableNames, logLevel: 'ERROR', cognito: BENCH_IDENTITY }),
+  );
   const db = createDocumentClient(store.endpoint);
   const { key, record } = issueApiKey({ accountId: BENCH_ACCOUNT_ID, description: 'bench' });
   await new DynamoApiKeyRepository(db, store.tableNames.apiKeys).create(record);

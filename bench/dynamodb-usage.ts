@@ -13,7 +13,49 @@ import { issueApiKey } from '#auth/api-keys';
 import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
 import { BENCH_ACCOUNT_ID, type BenchStore } from './bench-store';
 import { authorizerEventFor, lambdaContext, madeUpKey, requestOf } from './events';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { MAX_ACTIVE_KEYS_PER_ACCOUNT, REVOKED_KEYS_LISTED_FOR_DAYS } from '#contract/account-limits';
+import type { OperationId } from '#shared/routes';
+import { BENCH_IDENTITY } from './bench-store';
+import { accountRequest } from './events';
 import type { BudgetCheck, Table } from './report';
+import { median } from './stats';
+
+const HISTORY_ACCOUNT_ID = 'acct_bench_history';
+/** 10 active and 50 revoked keys at about 330 bytes each, with room for long descriptions. */
+const LISTING_BYTES_BUDGET = 24_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The history of a free account that created and revoked keys for months: half revoked within the listing
+ * window, half before it (as TTL leaves them for a few days). Written straight to the table, as the API
+ * would have over that time.
+ */
+async function seedHistory(bench: BenchStore, count: number): Promise<void> {
+  const now = Date.now();
+  const items = Array.from({ length: count }, (_, index) => {
+    const revokedAt = new Date(
+      now - (index % 2 === 0 ? index * 60_000 + 60_000 : (REVOKED_KEYS_LISTED_FOR_DAYS + 1) * DAY_MS + index * 60_000),
+    );
+    const { record } = issueApiKey({
+      accountId: HISTORY_ACCOUNT_ID,
+      description: `history ${index}`,
+      now: new Date(revokedAt.getTime() - DAY_MS),
+    });
+    const listedUntil = new Date(revokedAt.getTime() + REVOKED_KEYS_LISTED_FOR_DAYS * DAY_MS);
+    return {
+      ...record,
+      revokedAt: revokedAt.toISOString(),
+      listedUntil: listedUntil.toISOString(),
+      expiresAt: Math.ceil(listedUntil.getTime() / 1000),
+    };
+  });
+  for (let start = 0; start < items.length; start += 25) {
+    const batch = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
+    const { UnprocessedItems } = await bench.db.send(new BatchWriteCommand({ RequestItems: { [bench.store.tableNames.apiKeys]: batch } }));
+    if (Object.keys(UnprocessedItems ?? {}).length > 0) throw new Error('the local DynamoDB left history items unwritten');
+  }
+}
 
 interface Usage {
   calls: number;
@@ -68,6 +110,9 @@ interface Case {
   readonly budget: { readonly calls: number; readonly units: number };
   /** Runs once before the measured requests (e.g. the first request a replay repeats). */
   readonly before?: () => Promise<void>;
+  /** Fewer requests than the run's count, where a limit of the service would refuse more. */
+  readonly requests?: number;
+  readonly onAnswer?: (body: string) => void;
 }
 
 export interface UsageResult {
@@ -80,10 +125,13 @@ export async function runDynamoDbUsage(
   bench: BenchStore,
   requests: number,
   petId: number,
+  /** Revoked keys of the account whose account API calls are measured: what its history must not cost. */
+  history: number,
 ): Promise<UsageResult> {
   const meter = installUsageMeter();
-  const op = (name: 'listPets' | 'createPet' | 'getPet' | 'submitMessage'): LambdaFunction =>
-    functions.operations.get(name) as LambdaFunction;
+  const op = (name: OperationId): LambdaFunction => functions.operations.get(name) as LambdaFunction;
+  const account = { sub: HISTORY_ACCOUNT_ID, issuer: BENCH_IDENTITY.issuer, clientId: BENCH_IDENTITY.clientId };
+  const createdKeyIds: string[] = [];
   let sequence = 0;
   const newPet = () => ({ name: `usage ${sequence++}`, categoryId: 3, status: 'sold' });
   const replayed = newPet();
@@ -172,6 +220,45 @@ export async function runDynamoDbUsage(
       event: () => authorizerEventFor(requestOf.listPets({}, `Bearer ${unseenKeys.pop() ?? ''}`)),
       budget: { calls: 2, units: 3 },
     },
+    {
+      label: `listAccountKeys, ${history} revoked keys`,
+      fn: op('listAccountKeys'),
+      event: () => accountRequest({ method: 'GET', routePath: '/account/keys', rawPath: '/account/keys' }, account),
+      expectStatus: 200,
+      before: () => seedHistory(bench, history),
+      // One Query of what the listing shows (at most 10 active and 50 revoked keys, eventually consistent), never the history.
+      budget: { calls: 1, units: 3 },
+    },
+    {
+      label: `createAccountKey, ${history} revoked keys`,
+      fn: op('createAccountKey'),
+      requests: MAX_ACTIVE_KEYS_PER_ACCOUNT,
+      event: () =>
+        accountRequest(
+          { method: 'POST', routePath: '/account/keys', rawPath: '/account/keys', body: JSON.stringify({ description: 'bench' }) },
+          account,
+        ),
+      expectStatus: 201,
+      onAnswer: (body) => createdKeyIds.push((JSON.parse(body) as { keyId: string }).keyId),
+      // The claim (a slot and the day's count) on the account's item, then the key's record and its index entry;
+      // the day's first create first tries the same day's count (refused) before it starts the day.
+      budget: { calls: 3, units: 4 },
+    },
+    {
+      label: `revokeAccountKey, ${history} revoked keys`,
+      fn: op('revokeAccountKey'),
+      requests: MAX_ACTIVE_KEYS_PER_ACCOUNT,
+      event: () => {
+        const keyId = createdKeyIds.pop() ?? '';
+        return accountRequest(
+          { method: 'DELETE' as 'GET', routePath: '/account/keys/{keyId}', rawPath: `/account/keys/${keyId}`, pathParameters: { keyId } },
+          account,
+        );
+      },
+      expectStatus: 200,
+      // The listing's Query, the key's revocation (its item and both index entries), the slot's release.
+      budget: { calls: 3, units: 7 },
+    },
   ];
 
   const rows: string[][] = [];
@@ -187,14 +274,24 @@ export async function runDynamoDbUsage(
   for (const item of cases) {
     await item.before?.();
     meter.reset();
-    for (let index = 0; index < requests; index++) {
-      const result = (await item.fn(item.event(), lambdaContext(item.label.split(' ')[0] as string))) as { statusCode?: number };
+    const count = item.requests ?? requests;
+    const times: number[] = [];
+    let answerBytes = 0;
+    for (let index = 0; index < count; index++) {
+      const started = performance.now();
+      const result = (await item.fn(item.event(), lambdaContext(item.label.split(/[ ,]/)[0] as string))) as {
+        statusCode?: number;
+        body?: string;
+      };
+      times.push(performance.now() - started);
       if (item.expectStatus !== undefined && result.statusCode !== item.expectStatus) {
         throw new Error(`${item.label} answered ${result.statusCode}, expected ${item.expectStatus}: ${JSON.stringify(result)}`);
       }
+      answerBytes = Math.max(answerBytes, Buffer.byteLength(result.body ?? ''));
+      item.onAnswer?.(result.body ?? '');
     }
     const usage = meter.current();
-    const per = (value: number): number => value / requests;
+    const per = (value: number): number => value / count;
     const billed = per(usage.reported + usage.refusedWriteUnits);
     rows.push([
       item.label,
@@ -202,6 +299,8 @@ export async function runDynamoDbUsage(
       per(usage.reported).toFixed(2),
       per(usage.refusedWrites).toFixed(2),
       billed.toFixed(2),
+      median(times).toFixed(1),
+      String(answerBytes),
     ]);
     checks.push({
       name: `DynamoDB per request ${item.label}`,
@@ -210,11 +309,18 @@ export async function runDynamoDbUsage(
       passed: per(usage.calls) <= item.budget.calls && billed <= item.budget.units,
     });
   }
+  const listing = rows.find(([label]) => label?.startsWith('listAccountKeys'));
+  checks.push({
+    name: `listAccountKeys answer at ${history} revoked keys`,
+    limit: `≤ ${LISTING_BYTES_BUDGET} bytes`,
+    measured: `${listing?.[6] ?? '?'} bytes`,
+    passed: Number(listing?.[6]) <= LISTING_BYTES_BUDGET,
+  });
   return {
     table: {
       title: 'DynamoDB calls and capacity per request (what a deployed stage is billed)',
       note: `${requests} requests each through the handler (in process). Units: read and write capacity units as DynamoDB reports them with ReturnConsumedCapacity; "refused writes" are conditional writes whose condition failed, billed at their item's size but reported without capacity.`,
-      columns: ['request', 'calls', 'reported units', 'refused writes', 'billed units'],
+      columns: ['request', 'calls', 'reported units', 'refused writes', 'billed units', 'median ms', 'largest answer bytes'],
       rows,
     },
     checks,

@@ -96,3 +96,20 @@ export const requestOf = {
     httpEvent({ method: 'POST', routePath: '/messages', rawPath: '/messages', body: JSON.stringify({ message }) }),
   notFound: (): APIGatewayProxyEventV2 => httpEvent({ method: 'GET', routePath: '$default', rawPath: '/v1/nowhere' }),
 };
+
+/** An account API request as API Gateway hands it over once its JWT authorizer accepted the access token. */
+export function accountRequest(
+  shape: RequestShape,
+  account: { readonly sub: string; readonly issuer: string; readonly clientId: string },
+): APIGatewayProxyEventV2 {
+  const event = httpEvent(shape, 'Bearer header.payload.signature');
+  const claims = {
+    sub: account.sub,
+    username: account.sub,
+    token_use: 'access',
+    client_id: account.clientId,
+    iss: account.issuer,
+    exp: String(Math.floor(Date.now() / 1000) + 300),
+  };
+  return { ...event, requestContext: { ...event.requestContext, authorizer: { jwt: { claims, scopes: [] } } } } as APIGatewayProxyEventV2;
+}
