@@ -1,14 +1,37 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { AccountRecovery, FeaturePlan, Mfa, UserPool, UserPoolEmail, VerificationEmailStyle } from 'aws-cdk-lib/aws-cognito';
+import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { ACCESS_TOKEN_VALIDITY_MINUTES, PASSWORD_POLICY, REFRESH_TOKEN_VALIDITY_DAYS } from '#shared/accounts';
-import type { StageConfig } from './stage-config';
+import type { RateLimit, StageConfig } from './stage-config';
+
+/**
+ * The Cognito operations that send an email to the address they name (the X-Amz-Target of the call),
+ * anonymously: the ones that let anyone mail strangers or drain the sender's daily quota.
+ */
+export const EMAILING_OPERATIONS = ['SignUp', 'ResendConfirmationCode', 'ForgotPassword'] as const;
+const COGNITO_TARGET_PREFIX = 'AWSCognitoIdentityProviderService.';
+
+const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
+  metricName,
+  cloudWatchMetricsEnabled: true,
+  sampledRequestsEnabled: true,
+});
+
+const perClientIp = ({ limit, windowSeconds }: RateLimit, scopeDownStatement?: CfnWebACL.StatementProperty) => ({
+  rateBasedStatement: {
+    aggregateKeyType: 'IP',
+    limit,
+    evaluationWindowSec: windowSeconds,
+    ...(scopeDownStatement ? { scopeDownStatement } : {}),
+  },
+});
 
 /**
  * The developer portal's identity provider for one stage: a Cognito user pool where anyone can sign
- * up with an email address (verified by a code), and the portal's app client. Locally cognito-local
- * stands in for it (local/cognito.ts creates the same pool and client there).
+ * up with an email address (verified by a code), AWS WAF in front of it, and the portal's app client.
+ * Locally cognito-local stands in for the pool and client (local/cognito.ts creates the same there).
  */
 export class PetStoreIdentity extends Construct {
   readonly userPool: UserPool;
@@ -34,8 +57,14 @@ export class PetStoreIdentity extends Construct {
         emailSubject: `Your Pet Store developer portal code (${config.stage})`,
         emailBody: 'Your confirmation code for the Pet Store developer portal is {####}.',
       },
-      // Cognito's own sender: no setup, but a daily quota of 50 emails per account (docs/portal.md); use SES for more.
-      email: UserPoolEmail.withCognito(),
+      // Cognito's own sender needs no setup but allows about 50 emails a day per account (docs/deploy.md, Email).
+      email: config.sesSender
+        ? UserPoolEmail.withSES({
+            fromEmail: config.sesSender.fromEmail,
+            ...(config.sesSender.verifiedDomain ? { sesVerifiedDomain: config.sesSender.verifiedDomain } : {}),
+            sesRegion: Stack.of(this).region,
+          })
+        : UserPoolEmail.withCognito(),
       passwordPolicy: {
         minLength: PASSWORD_POLICY.minLength,
         requireLowercase: PASSWORD_POLICY.requireLowercase,
@@ -64,12 +93,17 @@ export class PetStoreIdentity extends Construct {
       { id: 'AwsSolutions-COG8', reason: 'Essentials plan: the Plus plan only adds threat protection (see COG3).' },
     );
 
+    this.protect(config);
+
     // No secret: a browser page cannot keep one. USER_PASSWORD_AUTH (the password goes over TLS to
     // Cognito, never to our APIs) rather than SRP, because the local emulator has no SRP and the two
-    // must behave the same; refresh tokens let a tab stay signed in for a day.
+    // must behave the same. Why the tokens live as long as they do: shared/accounts.ts.
     this.client = this.userPool.addClient('PortalClient', {
       generateSecret: false,
       authFlows: { userPassword: true },
+      // The page calls Cognito's API itself and there is no hosted UI: none of CDK's OAuth defaults
+      // (implicit and code flows, every scope, an https://example.com callback).
+      disableOAuth: true,
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
       accessTokenValidity: Duration.minutes(ACCESS_TOKEN_VALIDITY_MINUTES),
@@ -80,5 +114,47 @@ export class PetStoreIdentity extends Construct {
     const { region, urlSuffix } = Stack.of(this);
     this.cognitoEndpoint = `https://cognito-idp.${region}.${urlSuffix}/`;
     this.issuer = `https://cognito-idp.${region}.${urlSuffix}/${this.userPool.userPoolId}`;
+  }
+
+  /**
+   * AWS WAF in front of the pool's public API (config.json hands anyone the client id): per client IP,
+   * few calls that send email, and a ceiling on all calls, so that one address can neither mail
+   * strangers nor use up the pool's request quotas, which every user shares. Cognito answers a block
+   * with ForbiddenException (403); WAF's custom responses reach only the hosted UI, which we have not.
+   */
+  private protect(config: StageConfig): void {
+    const { emailingCallsPerClientIp, callsPerClientIp } = config.userPoolProtection;
+    const prefix = `PetStore-${config.stage}-user-pool`;
+    const targetIs = (operation: string): CfnWebACL.StatementProperty => ({
+      byteMatchStatement: {
+        fieldToMatch: { singleHeader: { Name: 'x-amz-target' } },
+        positionalConstraint: 'EXACTLY',
+        searchString: `${COGNITO_TARGET_PREFIX}${operation}`,
+        textTransformations: [{ priority: 0, type: 'NONE' }],
+      },
+    });
+    const webAcl = new CfnWebACL(this, 'WebAcl', {
+      scope: 'REGIONAL',
+      description: `PetStore ${config.stage}: per-client-IP limits on the public API of the user pool`,
+      defaultAction: { allow: {} },
+      visibilityConfig: visibility(prefix),
+      rules: [
+        {
+          name: 'EmailingCallsPerClientIp',
+          priority: 0,
+          statement: perClientIp(emailingCallsPerClientIp, { orStatement: { statements: EMAILING_OPERATIONS.map(targetIs) } }),
+          action: { block: {} },
+          visibilityConfig: visibility(`${prefix}-emailing-calls`),
+        },
+        {
+          name: 'CallsPerClientIp',
+          priority: 1,
+          statement: perClientIp(callsPerClientIp),
+          action: { block: {} },
+          visibilityConfig: visibility(`${prefix}-calls`),
+        },
+      ],
+    });
+    new CfnWebACLAssociation(this, 'WebAclAssociation', { resourceArn: this.userPool.userPoolArn, webAclArn: webAcl.attrArn });
   }
 }

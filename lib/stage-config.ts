@@ -5,7 +5,14 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { parseCorsOrigins } from '#shared/cors';
-import { parseCustomDomains, parseFrontDoor, type CustomDomains, type EdgeContext, type FrontDoor } from './edge-config';
+import {
+  parseCustomDomains,
+  parseFrontDoor,
+  type CustomDomains,
+  type EdgeContext,
+  type FrontDoor,
+  type RateWindowSeconds,
+} from './edge-config';
 import { STAGE_THROTTLING, type ThrottleConfig } from '#shared/stage-throttling';
 import type { StageName } from '#shared/stages';
 
@@ -31,6 +38,27 @@ export interface AlarmConfig {
   readonly datapointsToAlarm: number;
 }
 
+/** One AWS WAF rate-based rule: requests one client IP may send per window before WAF blocks it. */
+export interface RateLimit {
+  readonly limit: number;
+  readonly windowSeconds: RateWindowSeconds;
+}
+
+/** The web ACL on the user pool (lib/petstore-identity.ts): Cognito's public API is open to anyone who reads config.json. */
+export interface UserPoolProtection {
+  /** SignUp, ResendConfirmationCode and ForgotPassword: the calls that make Cognito send an email. */
+  readonly emailingCallsPerClientIp: RateLimit;
+  /** Every call to the pool's public API, sign-in and token refresh included. */
+  readonly callsPerClientIp: RateLimit;
+}
+
+/** Amazon SES sends the user pool's emails from a verified identity in the stage's region (`-c sesFromEmail=…`). */
+export interface SesSender {
+  readonly fromEmail: string;
+  /** When SES verified the domain rather than the address (`-c sesVerifiedDomain=example.com`). */
+  readonly verifiedDomain?: string;
+}
+
 export interface StageConfig {
   readonly stage: StageName;
   /** What happens to the tables when the stack (or a table) is deleted. */
@@ -50,12 +78,21 @@ export interface StageConfig {
   readonly domains?: CustomDomains;
   /** CloudFront + AWS WAF in front of both APIs (`-c frontDoor=true`); the APIs refuse requests that bypass it. */
   readonly frontDoor?: FrontDoor;
+  readonly userPoolProtection: UserPoolProtection;
+  /** Without it Cognito's own sender, whose daily quota suits no production; prod requires it or `cognito`. */
+  readonly sesSender?: SesSender;
 }
 
-type StageDefaults = Omit<StageConfig, 'stage' | 'alarmEmail' | 'corsOrigins' | 'domains' | 'frontDoor'> & {
+type StageDefaults = Omit<StageConfig, 'stage' | 'alarmEmail' | 'corsOrigins' | 'domains' | 'frontDoor' | 'sesSender'> & {
   /** The front door's per-client-IP limit when `-c frontDoor=true` comes without `-c frontDoorRateLimit`. */
   readonly frontDoorDefaults: FrontDoor;
 };
+
+/**
+ * A person signs up, asks for a code again or resets a password a few times at most; 10 (WAF's minimum) in
+ * 10 minutes leaves them room and holds one client IP to 1,440 emails a day instead of as many as Cognito takes.
+ */
+const EMAILING_CALLS_PER_CLIENT_IP: RateLimit = { limit: 10, windowSeconds: 600 };
 
 /** Every stage alarms on a single 5-minute window; only the thresholds differ. */
 const ONE_FIVE_MINUTE_WINDOW = { period: Duration.minutes(5), evaluationPeriods: 1, datapointsToAlarm: 1 };
@@ -79,6 +116,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
       ...ONE_FIVE_MINUTE_WINDOW,
     },
     frontDoorDefaults: { rateLimit: 300, rateWindowSeconds: 60 },
+    userPoolProtection: { emailingCallsPerClientIp: EMAILING_CALLS_PER_CLIENT_IP, callsPerClientIp: { limit: 100, windowSeconds: 300 } },
   },
   // Rehearses prod: tables are RETAINed so a mistaken `cdk destroy` loses no issued keys or data, but
   // without deletion protection so an operator can still delete them on purpose (docs/deploy.md, Tear down).
@@ -99,6 +137,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
       ...ONE_FIVE_MINUTE_WINDOW,
     },
     frontDoorDefaults: { rateLimit: 600, rateWindowSeconds: 60 },
+    userPoolProtection: { emailingCallsPerClientIp: EMAILING_CALLS_PER_CLIENT_IP, callsPerClientIp: { limit: 100, windowSeconds: 300 } },
   },
   // Data outlives the stack and cannot be deleted by accident; a single bad 5-minute window pages.
   prod: {
@@ -119,6 +158,8 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
       ...ONE_FIVE_MINUTE_WINDOW,
     },
     frontDoorDefaults: { rateLimit: 1_200, rateWindowSeconds: 60 },
+    // A tab refreshes its 5-minute tokens about once per window; 300 leaves room for an office behind one address.
+    userPoolProtection: { emailingCallsPerClientIp: EMAILING_CALLS_PER_CLIENT_IP, callsPerClientIp: { limit: 300, windowSeconds: 300 } },
   },
 };
 
@@ -142,10 +183,41 @@ function parseEmail(stage: StageName, value: unknown): string | undefined {
   return value;
 }
 
+/** `-c sesFromEmail=cognito`: Cognito's own sender, on purpose (the only way to synthesize prod without SES). */
+export const COGNITO_SENDER = 'cognito';
+
+const EMAIL_ADDRESS = /^[^@\s]+@([^@\s]+)$/;
+
+function parseSesSender(stage: StageName, fromEmail: unknown, verifiedDomain: unknown): SesSender | undefined {
+  const domainGiven = verifiedDomain !== undefined && verifiedDomain !== '';
+  if (fromEmail === COGNITO_SENDER || fromEmail === undefined || fromEmail === '') {
+    if (domainGiven) throw new Error('sesVerifiedDomain: given without -c sesFromEmail, which it is for');
+    // Refused like a missing alarmEmail: once the quota is used up (by anyone), nobody can sign up or reset a password.
+    if (stage === 'prod' && fromEmail !== COGNITO_SENDER) {
+      throw new Error(
+        `sesFromEmail: prod needs -c sesFromEmail=<address of an SES identity verified in the stage's region>, or ` +
+          `Cognito's own sender sends its emails, about 50 a day for the whole account; ` +
+          `pass -c sesFromEmail=${COGNITO_SENDER} to deploy prod with that sender on purpose`,
+      );
+    }
+    return undefined;
+  }
+  const domain = typeof fromEmail === 'string' ? EMAIL_ADDRESS.exec(fromEmail)?.[1] : undefined;
+  if (typeof fromEmail !== 'string' || domain === undefined)
+    throw new Error(`sesFromEmail: ${JSON.stringify(fromEmail)} is not an email address`);
+  if (!domainGiven) return { fromEmail };
+  if (verifiedDomain !== domain) {
+    throw new Error(`sesVerifiedDomain: ${JSON.stringify(verifiedDomain)} is not the domain of sesFromEmail ${fromEmail}`);
+  }
+  return { fromEmail, verifiedDomain };
+}
+
 /** Optional settings read from CDK context; unknown types are rejected rather than guessed. */
 export interface StageContext extends EdgeContext {
   readonly alarmEmail?: unknown;
   readonly corsOrigins?: unknown;
+  readonly sesFromEmail?: unknown;
+  readonly sesVerifiedDomain?: unknown;
 }
 
 /** Every context key stageConfig reads: bin/app.ts hands over exactly these. */
@@ -160,6 +232,8 @@ export const STAGE_CONTEXT_KEYS = [
   'disableDefaultEndpoint',
   'frontDoor',
   'frontDoorRateLimit',
+  'sesFromEmail',
+  'sesVerifiedDomain',
 ] as const satisfies readonly (keyof StageContext)[];
 
 export function stageConfig(stage: StageName, context: StageContext = {}): StageConfig {
@@ -168,6 +242,7 @@ export function stageConfig(stage: StageName, context: StageContext = {}): Stage
   const { frontDoorDefaults, ...defaults } = STAGE_DEFAULTS[stage];
   const frontDoor = parseFrontDoor(context, frontDoorDefaults);
   const domains = parseCustomDomains(context, frontDoor !== undefined);
+  const sesSender = parseSesSender(stage, context.sesFromEmail, context.sesVerifiedDomain);
   return {
     stage,
     ...defaults,
@@ -175,5 +250,6 @@ export function stageConfig(stage: StageName, context: StageContext = {}): Stage
     ...(corsOrigins ? { corsOrigins } : {}),
     ...(domains ? { domains } : {}),
     ...(frontDoor ? { frontDoor } : {}),
+    ...(sesSender ? { sesSender } : {}),
   };
 }

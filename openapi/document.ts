@@ -150,6 +150,8 @@ function operationOf(
         takesBody: body !== undefined,
         operationHeaders,
         ...(docs.exampleMessages ? { exampleMessages: docs.exampleMessages } : {}),
+        ...(docs.errorWhen ? { errorWhen: docs.errorWhen } : {}),
+        idempotent: docs.spec.idempotent === true,
       }),
     },
   };

@@ -6,6 +6,7 @@
 import { API_KEY_FORM } from '#auth/api-keys';
 import { AUTH_CACHE_TTL_MS } from '#auth/settings';
 import { ACCOUNT_ERROR_CODES, ERROR_CODES } from '#contract/schemas/error';
+import { ACCESS_TOKEN_VALIDITY_MINUTES, PORTAL_PATH } from '#shared/accounts';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN } from '#contract/schemas/list-pets-query';
 import { ACCOUNT_ROUTES, ROUTES } from '#shared/routes';
 import type { DocumentDefinition } from './document';
@@ -22,7 +23,9 @@ const DESCRIPTION = `An HTTP/JSON API to a store's animals — list, add, fetch 
 \`PetsBaseUrl\` and \`MessagesBaseUrl\`; locally (\`npm start\`) they are \`http://127.0.0.1:3000/v1\` and \`http://127.0.0.1:3000\`.
 
 **Authentication.** Every call needs \`Authorization: Bearer <API_KEY>\` (the scheme is case-insensitive). Without a
-valid key every route, including unknown ones, answers 401 — before the body is read or validated.
+valid key every route, including unknown ones, answers 401 — before the body is read or validated. Developers get their
+keys from the developer portal (the stack output \`PortalUrl\`; locally \`http://127.0.0.1:3000${PORTAL_PATH}/\`): sign up, then
+create and revoke keys there. An operator can also issue keys with \`npm run keys -- create\`.
 
 **Errors.** Every error has the same JSON body, \`{"code","message","status"}\`, \`status\` repeating the HTTP status:
 
@@ -62,8 +65,9 @@ export const SERVICE_DOCUMENT: DocumentDefinition = {
     name: 'bearerAuth',
     bearerFormat: 'API key',
     description:
-      `An API key (${API_KEY_FORM}, the last 8 a checksum), issued with \`npm run keys -- create\` and sent as ` +
-      `\`Authorization: Bearer <API_KEY>\`. A revoked key is refused within ${AUTH_CACHE_TTL_MS / 1000} seconds.`,
+      `An API key (${API_KEY_FORM}, the last 8 a checksum), created in the developer portal (or issued by an operator with ` +
+      `\`npm run keys -- create\`) and sent as \`Authorization: Bearer <API_KEY>\`. A revoked key is refused within ` +
+      `${AUTH_CACHE_TTL_MS / 1000} seconds.`,
   },
 };
 
@@ -128,7 +132,7 @@ to this stage's user pool with the portal's app client (\`InitiateAuth\`, \`USER
 checks its signature, issuer, audience (the app client) and expiry before any function runs, and refuses a bad token with its own
 \`401 {"message":"Unauthorized"}\`; the functions check the claims again and accept access tokens only.
 
-**Errors.** The service's answers use the Error body \`{"code","message","status"}\` of the pets API, with one more code:
+**Errors.** The service's answers use the Error body \`{"code","message","status"}\` of the pets API and its codes, plus these:
 
 | HTTP | \`code\` | When |
 |---|---|---|
@@ -152,7 +156,7 @@ export const ACCOUNT_DOCUMENT: DocumentDefinition = {
     bearerFormat: 'JWT',
     description:
       "An Amazon Cognito access token of this stage's user pool, issued to the portal's app client when the user signs in. " +
-      'It expires after an hour; sign in again (or use the refresh token) for a new one.',
+      `It expires after ${ACCESS_TOKEN_VALIDITY_MINUTES} minutes; sign in again (or use the refresh token) for a new one.`,
   },
   responses: ({ error, gateway }) => ({ 401: unauthorized(error, gateway) }),
 };

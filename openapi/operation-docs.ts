@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import type { OperationId } from '#shared/routes';
 import { AUTH_CACHE_TTL_MS } from '#auth/settings';
-import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '#contract/account-limits';
+import { MAX_ACTIVE_KEYS_PER_ACCOUNT, MAX_KEYS_CREATED_PER_DAY } from '#contract/account-limits';
 import type { ErrorCode } from '#contract/errors';
 import type { OperationSpec } from '#contract/operation-spec';
 import { CREATE_ACCOUNT_KEY } from '#contract/operations/create-account-key';
@@ -47,6 +47,8 @@ export interface OperationDocs {
   /** Errors beyond those every operation (or every body-carrying one) can answer. */
   readonly errors?: readonly ErrorCode[];
   readonly exampleMessages?: Partial<Record<ErrorCode, string>>;
+  /** What a code means for this operation, where the generic text (lambda/contract/schemas/error.ts) would mislead. */
+  readonly errorWhen?: Partial<Record<ErrorCode, string>>;
 }
 
 const rex = { id: 244208697521988, name: 'Rex', categoryId: 1, status: 'available' };
@@ -109,6 +111,7 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDocs>> = {
     headers: { Deprecation: true, Sunset: true },
     deprecated: true,
     errors: ['not_found'],
+    errorWhen: { not_found: 'No animal has this id.' },
     exampleMessages: { invalid_request: "path parameter 'petId' must be an integer from 1 to 9007199254740991" },
   },
   submitMessage: {
@@ -160,7 +163,10 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDocs>> = {
     summary: 'Create a key',
     description:
       `Creates an API key for the pets and messages APIs and answers it **this once**: only its hash is stored. An account holds at ` +
-      `most ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys; beyond that the answer is 409 until one is revoked.`,
+      `most ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys (beyond that, 409 until one is revoked) and creates at most ` +
+      `${MAX_KEYS_CREATED_PER_DAY} a UTC day (beyond that, 429 until the next day). ` +
+      '`Idempotency-Key` is not honoured: a request repeated after a 503 may create a second key. A key whose creation answered ' +
+      '503 may still have been stored without being shown; it is then listed as active by `GET /account/keys`: revoke it.',
     spec: CREATE_ACCOUNT_KEY,
     requestExamples: { ci: { summary: 'A key for CI', value: { description: 'CI pipeline' } } },
     success: {
@@ -180,7 +186,7 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDocs>> = {
         },
       },
     },
-    errors: ['key_limit_reached'],
+    errors: ['key_limit_reached', 'daily_key_limit_reached'],
     exampleMessages: { invalid_request: "field 'description' is required" },
   },
   revokeAccountKey: {
@@ -198,6 +204,7 @@ export const OPERATION_DOCS: Readonly<Record<OperationId, OperationDocs>> = {
       examples: { revoked: { summary: 'A revoked key', value: { ...ci, status: 'revoked', revokedAt: '2026-11-24T10:11:12.131Z' } } },
     },
     errors: ['not_found'],
+    errorWhen: { not_found: "None of the signed-in account's keys has this `keyId`, whether another account's key has it or none does." },
     exampleMessages: {
       invalid_request: "path parameter 'keyId' must be a key id such as key_0123456789abcdef",
       not_found: `this account has no key ${ci.keyId}`,

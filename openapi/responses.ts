@@ -76,10 +76,12 @@ const isGatewayStatus = (status: number): status is GatewayStatus => status in G
 /** Headers the error middleware adds to an error of this status (ApiError.headers). */
 const ERROR_HEADERS: Record<number, HeaderUse> = {
   401: { 'WWW-Authenticate': true },
+  429: { 'Retry-After': true },
   503: { 'Retry-After': true },
 };
 
-const NOTES: Record<number, string> = {
+/** Advice that holds only where the operation honours `Idempotency-Key` (its spec's `idempotent`). */
+const IDEMPOTENT_NOTES: Record<number, string> = {
   503:
     ' A create answered 503 may still have been stored (the database can fail after writing): retry it with the same ' +
     '`Idempotency-Key` to store it exactly once. Without a key, a retry may store it twice.',
@@ -94,6 +96,10 @@ export interface ErrorResponseOptions {
   readonly operationHeaders: HeaderUse;
   /** Overrides the generic example message of a code, e.g. to name this operation's parameter. */
   readonly exampleMessages?: Partial<Record<ErrorCode, string>>;
+  /** Overrides the generic "when" of a code, e.g. what a 404 means for this operation. */
+  readonly errorWhen?: Partial<Record<ErrorCode, string>>;
+  /** The operation honours `Idempotency-Key`, so its answers may advise it. */
+  readonly idempotent: boolean;
 }
 
 /**
@@ -121,7 +127,7 @@ export function errorResponses(codes: readonly ErrorCode[], options: ErrorRespon
       );
       if (gateway) examples.gateway = { summary: 'answered by API Gateway', value: { message: gateway.message } };
       const when = [
-        ...statusCodes.map((code) => `\`${code}\`: ${ERROR_CODES[code].when}`),
+        ...statusCodes.map((code) => `\`${code}\`: ${options.errorWhen?.[code] ?? ERROR_CODES[code].when}`),
         ...(gateway ? [`\`{"message":"${gateway.message}"}\`: ${gateway.when}`] : []),
       ].join(' ');
       const schema =
@@ -135,7 +141,7 @@ export function errorResponses(codes: readonly ErrorCode[], options: ErrorRespon
       const answerHeaders =
         statusCodes.length === 0 ? {} : gateway ? Object.fromEntries(Object.keys(ours).map((name) => [name, false])) : ours;
       const response: Response = {
-        description: `${REASONS[status] ?? 'Error'}. ${when}${NOTES[status] ?? ''}`,
+        description: `${REASONS[status] ?? 'Error'}. ${when}${options.idempotent ? (IDEMPOTENT_NOTES[status] ?? '') : ''}`,
         ...(Object.keys(answerHeaders).length > 0 ? { headers: headers(answerHeaders) } : {}),
         content: { 'application/json': { schema, examples } },
       };

@@ -33,10 +33,16 @@ const EVERY_OPTION = {
 const SYNTHESES: readonly Synthesis[] = [
   { name: 'dev', context: { stage: 'dev' } },
   { name: 'staging', context: { stage: 'staging' } },
-  { name: 'prod', context: { stage: 'prod', alarmEmail: 'ops@example.com' } },
+  { name: 'prod', context: { stage: 'prod', alarmEmail: 'ops@example.com', sesFromEmail: 'no-reply@example.com' } },
   {
     name: 'prod, every option, from eu-west-1',
-    context: { stage: 'prod', alarmEmail: 'ops@example.com', ...EVERY_OPTION },
+    context: {
+      stage: 'prod',
+      alarmEmail: 'ops@example.com',
+      sesFromEmail: 'no-reply@example.com',
+      sesVerifiedDomain: 'example.com',
+      ...EVERY_OPTION,
+    },
     region: 'eu-west-1',
   },
 ];

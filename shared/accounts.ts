@@ -15,7 +15,10 @@ export const COGNITO_ENDPOINT_ENV = 'COGNITO_ENDPOINT';
 
 export type CognitoAction = 'cognito-idp:AdminDeleteUser';
 
-/** Which Cognito calls a function makes, on this stage's user pool only: the source of its IAM statement. */
+/**
+ * Which Cognito calls a function makes, on this stage's user pool only: the source of its IAM statement,
+ * held to the calls the functions really make by test/infra/iam-from-calls.test.ts.
+ */
 export const IDENTITY_ACCESS: Readonly<Partial<Record<FunctionName, readonly CognitoAction[]>>> = {
   // Deleting an account removes its sign-in after revoking its keys (lambda/handlers/delete-account.ts).
   deleteAccount: ['cognito-idp:AdminDeleteUser'],
@@ -34,8 +37,13 @@ export const PASSWORD_POLICY = {
   requireSymbols: false,
 } as const;
 
-/** How long a sign-in lasts: the access token (sent to the account API) and the refresh token. */
-export const ACCESS_TOKEN_VALIDITY_MINUTES = 60;
+/**
+ * How long a sign-in lasts. The access token (sent to the account API) cannot be recalled: API
+ * Gateway's JWT authorizer checks signature and expiry only, so after sign-out it still works this
+ * long. 5 minutes is Cognito's shortest; the page renews it with the refresh token, which sign-out
+ * revokes at once and which otherwise ends a session after a working day.
+ */
+export const ACCESS_TOKEN_VALIDITY_MINUTES = 5;
 export const REFRESH_TOKEN_VALIDITY_DAYS = 1;
 
 /**

@@ -2,7 +2,9 @@
  * Which DynamoDB calls each function makes, on which table or index: the single source of both its
  * IAM statements and the table-name environment variables it receives. Plain data kept next to the
  * stack (not in lambda/) so a reviewer sees every permission of the service in one table; when a
- * repository starts calling a new action, this is the line to change.
+ * repository starts calling a new action, this is the line to change. test/infra/iam-from-calls.test.ts
+ * records the calls each function makes, failure paths included, and fails on a call no row grants
+ * and on a grant no call uses.
  */
 import type { OperationId } from './routes';
 import { API_KEYS_ACCOUNT_INDEX, PETS_STATUS_INDEX, type TableKey } from './tables';
@@ -33,10 +35,17 @@ const IDEMPOTENCY_RECORDS: TableAccess = {
 /** Reads of one account's keys: a Query on the account index, never the whole table. */
 const ACCOUNT_KEYS_INDEX: TableAccess = { table: 'apiKeys', index: API_KEYS_ACCOUNT_INDEX, actions: ['dynamodb:Query'] };
 /**
- * The account's active-key set: claimed and released by conditional updates; read back (consistent
- * GetItem) only to repair a slot a crashed request left behind.
+ * The account's item (its active-key slots, its count of today's creates, its closing): claimed,
+ * released and closed by (conditional) updates. Only a create reads it, consistently, to tell why its
+ * claim was refused and to repair a slot a crashed request left behind.
  */
-const ACCOUNT_SLOTS: TableAccess = { table: 'accounts', actions: ['dynamodb:UpdateItem', 'dynamodb:GetItem'] };
+const ACCOUNT_CLAIMS: TableAccess = { table: 'accounts', actions: ['dynamodb:UpdateItem', 'dynamodb:GetItem'] };
+const ACCOUNT_UPDATES: TableAccess = { table: 'accounts', actions: ['dynamodb:UpdateItem'] };
+/**
+ * Revoking a key is a conditional update; when its condition fails (revoked already, or another
+ * account's key) the record is read back to answer with the first revocation.
+ */
+const KEY_REVOCATIONS: TableAccess = { table: 'apiKeys', actions: ['dynamodb:UpdateItem', 'dynamodb:GetItem'] };
 
 export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableAccess[]>> = {
   // A status filter is a Query on the index; the unfiltered listing is a Scan of the table.
@@ -56,13 +65,11 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableAccess[]>
   // The account API (lambda/data/repositories/account-keys.ts): a user's keys are found through the
   // account index only; the accounts item holds the active-key cap.
   listAccountKeys: [ACCOUNT_KEYS_INDEX],
-  createAccountKey: [{ table: 'apiKeys', actions: ['dynamodb:PutItem'] }, ACCOUNT_KEYS_INDEX, ACCOUNT_SLOTS],
-  revokeAccountKey: [{ table: 'apiKeys', actions: ['dynamodb:UpdateItem'] }, ACCOUNT_KEYS_INDEX, ACCOUNT_SLOTS],
-  deleteAccount: [
-    { table: 'apiKeys', actions: ['dynamodb:UpdateItem'] },
-    ACCOUNT_KEYS_INDEX,
-    { table: 'accounts', actions: ['dynamodb:UpdateItem'] },
-  ],
+  // The key's put is conditional, and read back when the condition fails: an SDK retry after a lost
+  // answer finds the record it wrote (lambda/data/repositories/conditional-put.ts putIf).
+  createAccountKey: [{ table: 'apiKeys', actions: ['dynamodb:PutItem', 'dynamodb:GetItem'] }, ACCOUNT_KEYS_INDEX, ACCOUNT_CLAIMS],
+  revokeAccountKey: [KEY_REVOCATIONS, ACCOUNT_KEYS_INDEX, ACCOUNT_UPDATES],
+  deleteAccount: [KEY_REVOCATIONS, ACCOUNT_KEYS_INDEX, ACCOUNT_UPDATES],
   accountNotFound: [],
   preflight: [],
 };

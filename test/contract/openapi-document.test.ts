@@ -14,7 +14,8 @@ import { PET_STATUSES } from '#contract/schemas/pet-status';
 import { GENERATED_DOCUMENTS } from '#openapi/render';
 import type { JsonSchema, Operation, Parameter } from '#openapi/types';
 import { ROUTES } from '#shared/routes';
-import { openApiDocument as document, schemaProblems } from '#openapi/contract-check';
+import { ACCOUNT_ERROR_CODES } from '#contract/schemas/error';
+import { accountOpenApiDocument, openApiDocument as document, schemaProblems } from '#openapi/contract-check';
 
 const operations: Operation[] = Object.values(document.paths).flatMap((item) => Object.values(item));
 const operation = (operationId: string): Operation => {
@@ -120,7 +121,9 @@ describe('the document', () => {
       expect(op.responses['429']?.description).toContain('{"message":"Too Many Requests"}');
       expect(op.responses['401']?.headers).toMatchObject({ 'WWW-Authenticate': { required: true } });
       expect(op.responses['503']?.headers).toMatchObject({ 'Retry-After': { required: true } });
-      expect(op.responses['503']?.description).toContain('same `Idempotency-Key`');
+      // Advised only where the operation honours the header: elsewhere the advice would invite duplicates.
+      const idempotent = (op.parameters ?? []).some((parameter) => parameter.name === 'Idempotency-Key');
+      expect(op.responses['503']?.description.includes('same `Idempotency-Key`')).toBe(idempotent);
     }
     expect(document.components.schemas.Error).toMatchObject({ required: ['code', 'message', 'status'], additionalProperties: false });
     expect(document.components.schemas.GatewayError).toMatchObject({ required: ['message'], additionalProperties: false });
@@ -271,4 +274,27 @@ describe('the document never refuses what the service accepts (zod and JSON Sche
       expect([limit, accepted]).toEqual([limit, schemaProblems(limitSchema, limit).length === 0]);
     }
   });
+});
+
+describe('docs/account-openapi.json', () => {
+  const accountOperations: Operation[] = Object.values(accountOpenApiDocument.paths).flatMap((item) => Object.values(item));
+
+  test('speaks of keys, not animals, and advises no Idempotency-Key, which the account API does not honour', () => {
+    const text = JSON.stringify(accountOpenApiDocument);
+    expect(text).not.toMatch(/animal/i);
+    for (const op of accountOperations) {
+      expect(op.parameters?.some((candidate) => candidate.name === 'Idempotency-Key') ?? false).toBe(false);
+      expect(JSON.stringify(op.responses)).not.toContain('Idempotency-Key');
+    }
+  });
+
+  test('lists every account error code in its description', () => {
+    for (const code of Object.keys(ACCOUNT_ERROR_CODES)) expect(accountOpenApiDocument.info.description).toContain(`\`${code}\``);
+  });
+});
+
+test('docs/openapi.json says where keys come from: the developer portal, or an operator', () => {
+  const scheme = Object.values(document.components.securitySchemes)[0] as { description: string };
+  expect(scheme.description).toContain('developer portal');
+  expect(document.info.description).toContain('developer portal');
 });

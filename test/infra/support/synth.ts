@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { addPetStore } from '#lib/petstore-app';
 import type { PetStoreEdgeStack } from '#lib/petstore-edge-stack';
 import type { PetStoreStack } from '#lib/petstore-stack';
-import { NO_ALARM_EMAIL, stageConfig, type StageContext } from '#lib/stage-config';
+import { COGNITO_SENDER, NO_ALARM_EMAIL, stageConfig, type StageContext } from '#lib/stage-config';
 import { stackNameOf, type StageName } from '#shared/stages';
 import type { FunctionName } from '#shared/table-access';
+import { TABLES } from '#shared/tables';
 import type { ApiName } from '#shared/routes';
 import { PROJECT_ROOT } from './project-root';
 
@@ -31,10 +32,14 @@ export const CORS_CONTEXT = { corsOrigins: 'https://app.example.com, https://adm
 
 /**
  * One synthesis per stage and context per test file; templates are read-only, so sharing is safe.
- * Prod refuses to synthesize without alarmEmail: these tests opt out (`none`) unless they set one.
+ * Prod refuses to synthesize without alarmEmail and sesFromEmail: these tests opt out (`none`,
+ * `cognito`) unless they set them.
  */
 export function synth(stage: StageName, given: StageContext = {}, region?: string): Synthesized {
-  const context = stage === 'prod' && given.alarmEmail === undefined ? { ...given, alarmEmail: NO_ALARM_EMAIL } : given;
+  const context =
+    stage === 'prod'
+      ? { ...given, alarmEmail: given.alarmEmail ?? NO_ALARM_EMAIL, sesFromEmail: given.sesFromEmail ?? COGNITO_SENDER }
+      : given;
   const key = JSON.stringify([stage, context, region]);
   const cached = cache.get(key);
   if (cached) return cached;
@@ -131,11 +136,14 @@ export type TableName = keyof typeof TABLE_OUTPUTS | 'idempotency';
 
 /**
  * A table's logical id, found the way the keys CLI finds tables: through the stack outputs. The
- * idempotency table has no output (no operator needs it); it is the one whose records expire.
+ * idempotency table has no output (no operator needs it); it is the one whose records expire on `expiration`.
  */
 export function tableId(template: Template, table: TableName): string {
   if (table === 'idempotency') {
-    return onlyResource(template, 'AWS::DynamoDB::Table', (resource) => resource.Properties.TimeToLiveSpecification !== undefined)[0];
+    const expiring = (resource: Resource): boolean =>
+      (resource.Properties.TimeToLiveSpecification as { AttributeName?: string } | undefined)?.AttributeName ===
+      TABLES.idempotency.timeToLiveAttribute;
+    return onlyResource(template, 'AWS::DynamoDB::Table', expiring)[0];
   }
   const output = TABLE_OUTPUTS[table];
   const id = referencedId((template.findOutputs(output) as Record<string, { Value: unknown }>)[output]?.Value);
