@@ -3,7 +3,7 @@ import type { UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { AccountRecovery, FeaturePlan, Mfa, UserPool, UserPoolEmail, VerificationEmailStyle } from 'aws-cdk-lib/aws-cognito';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { ACCESS_TOKEN_VALIDITY_MINUTES, PASSWORD_POLICY, REFRESH_TOKEN_VALIDITY_DAYS } from '#shared/accounts';
+import { ACCESS_TOKEN_VALIDITY_MINUTES, ACCOUNT_API_ONLY_OPERATIONS, PASSWORD_POLICY, REFRESH_TOKEN_VALIDITY_DAYS } from '#shared/accounts';
 import type { RateLimit, StageConfig } from './stage-config';
 
 /**
@@ -12,6 +12,10 @@ import type { RateLimit, StageConfig } from './stage-config';
  */
 export const EMAILING_OPERATIONS = ['SignUp', 'ResendConfirmationCode', 'ForgotPassword'] as const;
 const COGNITO_TARGET_PREFIX = 'AWSCognitoIdentityProviderService.';
+
+/** WAF's OR needs two statements or more. */
+const anyOf = (statements: CfnWebACL.StatementProperty[]): CfnWebACL.StatementProperty =>
+  statements.length === 1 && statements[0] ? statements[0] : { orStatement: { statements } };
 
 const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
   metricName,
@@ -133,6 +137,15 @@ export class PetStoreIdentity extends Construct {
         textTransformations: [{ priority: 0, type: 'NONE' }],
       },
     });
+    // Header values are the client's to spell: a block must not be escaped by changing the case.
+    const targetIsAnyCase = (operation: string): CfnWebACL.StatementProperty => ({
+      byteMatchStatement: {
+        fieldToMatch: { singleHeader: { Name: 'x-amz-target' } },
+        positionalConstraint: 'EXACTLY',
+        searchString: `${COGNITO_TARGET_PREFIX}${operation}`.toLowerCase(),
+        textTransformations: [{ priority: 0, type: 'LOWERCASE' }],
+      },
+    });
     const webAcl = new CfnWebACL(this, 'WebAcl', {
       scope: 'REGIONAL',
       description: `PetStore ${config.stage}: per-client-IP limits on the public API of the user pool`,
@@ -140,15 +153,24 @@ export class PetStoreIdentity extends Construct {
       visibilityConfig: visibility(prefix),
       rules: [
         {
-          name: 'EmailingCallsPerClientIp',
+          // A user deletes their account with DELETE /account, which revokes its keys first; Cognito's own
+          // DeleteUser would leave them working with no one but an operator able to revoke them.
+          name: 'SelfServiceOnlyThroughTheAccountApi',
           priority: 0,
+          statement: anyOf(ACCOUNT_API_ONLY_OPERATIONS.map(targetIsAnyCase)),
+          action: { block: {} },
+          visibilityConfig: visibility(`${prefix}-self-service`),
+        },
+        {
+          name: 'EmailingCallsPerClientIp',
+          priority: 1,
           statement: perClientIp(emailingCallsPerClientIp, { orStatement: { statements: EMAILING_OPERATIONS.map(targetIs) } }),
           action: { block: {} },
           visibilityConfig: visibility(`${prefix}-emailing-calls`),
         },
         {
           name: 'CallsPerClientIp',
-          priority: 1,
+          priority: 2,
           statement: perClientIp(callsPerClientIp),
           action: { block: {} },
           visibilityConfig: visibility(`${prefix}-calls`),

@@ -13,6 +13,13 @@ export const USER_POOL_ID_ENV = 'USER_POOL_ID';
 /** Local runs only: cognito-local's address. In AWS the SDK finds the regional Cognito endpoint itself. */
 export const COGNITO_ENDPOINT_ENV = 'COGNITO_ENDPOINT';
 
+/**
+ * Cognito calls a user's own access token could make that only the account API may do for them: Cognito's
+ * DeleteUser would delete the user and leave their keys working. The user pool's WAF (deployed) and the
+ * emulator's gateway (local) refuse them.
+ */
+export const ACCOUNT_API_ONLY_OPERATIONS = ['DeleteUser'] as const;
+
 export type CognitoAction = 'cognito-idp:AdminDeleteUser';
 
 /**

@@ -35,10 +35,28 @@ describe.each(STAGES)('%s stage user pool', (stage) => {
     expect(association.Properties).toEqual({ ResourceArn: { 'Fn::GetAtt': [poolId, 'Arn'] }, WebACLArn: { 'Fn::GetAtt': [aclId, 'Arn'] } });
   });
 
+  it("Cognito's own DeleteUser is blocked, in any letter case: an account is deleted only through DELETE /account, which revokes its keys", () => {
+    const [block] = only(stage, 'AWS::WAFv2::WebACL')[1].Properties.Rules as {
+      Name: string;
+      Priority: number;
+      Action: unknown;
+      Statement: unknown;
+    }[];
+    expect(block).toMatchObject({ Name: 'SelfServiceOnlyThroughTheAccountApi', Priority: 0, Action: { Block: {} } });
+    expect(block?.Statement).toEqual({
+      ByteMatchStatement: {
+        FieldToMatch: { SingleHeader: { Name: 'x-amz-target' } },
+        PositionalConstraint: 'EXACTLY',
+        SearchString: 'awscognitoidentityproviderservice.deleteuser',
+        TextTransformations: [{ Priority: 0, Type: 'LOWERCASE' }],
+      },
+    });
+  });
+
   it('one client IP may call SignUp, ResendConfirmationCode and ForgotPassword only a few times, and the whole API a bounded number', () => {
     const rules = only(stage, 'AWS::WAFv2::WebACL')[1].Properties.Rules as RateRule[];
-    expect(rules.map(({ Name }) => Name)).toEqual(['EmailingCallsPerClientIp', 'CallsPerClientIp']);
-    const [emailing, calls] = rules as [RateRule, RateRule];
+    expect(rules.map(({ Name }) => Name)).toEqual(['SelfServiceOnlyThroughTheAccountApi', 'EmailingCallsPerClientIp', 'CallsPerClientIp']);
+    const [, emailing, calls] = rules as [RateRule, RateRule, RateRule];
 
     expect(emailing.Action).toEqual({ Block: {} });
     expect(emailing.Statement.RateBasedStatement).toMatchObject({
