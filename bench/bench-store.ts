@@ -8,6 +8,7 @@ import { issueApiKey } from '#auth/api-keys';
 import { createDocumentClient } from '#data/dynamodb-client';
 import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
 import { PET_STATUSES } from '#contract/schemas/pet-status';
+import { PETS_STATUS_SHARD_ATTRIBUTE, statusShardOf } from '#shared/tables';
 import { openLocalStore, type LocalStore } from '#local/local-store';
 import { localFunctionEnvironment } from '#local/function-environment';
 
@@ -65,12 +66,14 @@ export async function seedPets(db: DynamoDBDocumentClient, tableName: string, fi
     batches.push(
       Array.from({ length: Math.min(BATCH_SIZE, count - offset) }, (_, index) => {
         const id = firstId + offset + index;
+        const status = PET_STATUSES[id % PET_STATUSES.length] ?? 'available';
         return {
           id,
           name: `pet ${id}`,
           categoryId: 1 + (id % 7),
-          status: PET_STATUSES[id % PET_STATUSES.length],
+          status,
           createdAt: new Date().toISOString(),
+          [PETS_STATUS_SHARD_ATTRIBUTE]: statusShardOf(status, id),
         };
       }),
     );

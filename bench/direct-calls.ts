@@ -1,23 +1,28 @@
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PET_PROJECTION } from '#data/repositories/pet-repository';
-import { PETS_STATUS_INDEX } from '#shared/tables';
+import { PETS_STATUS_INDEX, PETS_STATUS_SHARDS, PETS_STATUS_SHARD_ATTRIBUTE } from '#shared/tables';
 import type { TableNames } from '#local/tables';
 
 /** The DynamoDB calls the handlers make, made directly with the SDK: the bench's baseline. */
 export function directCalls(db: DynamoDBDocumentClient, tables: TableNames) {
   return {
     getPet: (id: number) => db.send(new GetCommand({ TableName: tables.pets, Key: { id }, ...PET_PROJECTION })),
-    /** A page of `limit` plus the one item the repository reads ahead. */
+    /** A page of `limit` plus the one item the repository reads ahead, from every shard of the status, in parallel. */
     listByStatus: (status: string, limit: number) =>
-      db.send(
-        new QueryCommand({
-          TableName: tables.pets,
-          IndexName: PETS_STATUS_INDEX,
-          Limit: limit + 1,
-          KeyConditionExpression: '#status = :status',
-          ExpressionAttributeValues: { ':status': status },
-          ...PET_PROJECTION,
-        }),
+      Promise.all(
+        Array.from({ length: PETS_STATUS_SHARDS }, (_, shard) =>
+          db.send(
+            new QueryCommand({
+              TableName: tables.pets,
+              IndexName: PETS_STATUS_INDEX,
+              Limit: limit + 1,
+              KeyConditionExpression: '#shard = :shard',
+              ...PET_PROJECTION,
+              ExpressionAttributeNames: { ...PET_PROJECTION.ExpressionAttributeNames, '#shard': PETS_STATUS_SHARD_ATTRIBUTE },
+              ExpressionAttributeValues: { ':shard': `${status}#${shard}` },
+            }),
+          ),
+        ),
       ),
     putNew: (table: keyof TableNames, item: Record<string, unknown>) =>
       db.send(

@@ -4,6 +4,7 @@
  *   --smoke          tiny counts: proves every part runs and prints; budgets reported, never enforced
  *   --write-results  also writes the report to bench/results.md (never in CI)
  */
+import { runPartitionHeat } from './partition-heat';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -35,6 +36,7 @@ const COUNTS = smoke
       warmIterations: 30,
       usageRequests: 5,
       keyHistory: 200,
+      heatSeconds: 2,
       scaling: { small: 100, large: 400 },
       scalingRequests: 20,
       devReloads: 2,
@@ -45,6 +47,7 @@ const COUNTS = smoke
       usageRequests: 50,
       // The account history the issue measured at 8.2 s and 5.1 MB per listing before the listing was bounded.
       keyHistory: 20_000,
+      heatSeconds: 60,
       scaling: { small: 1_000, large: 20_000 },
       scalingRequests: 300,
       devReloads: 10,
@@ -59,10 +62,12 @@ async function main(): Promise<number> {
   const checks: BudgetCheck[] = [];
   let engine = '';
   try {
-    log('1/5 cold start: bundling every function and timing fresh node processes');
+    log('1/6 cold start: bundling every function and timing fresh node processes');
     const cold = await runColdStart(workDir, COUNTS.coldStartRuns);
-    log(`5/5 npm run dev: ${COUNTS.devReloads} reloads of an edited handler, in a copy of the project`);
+    log(`5/6 npm run dev: ${COUNTS.devReloads} reloads of an edited handler, in a copy of the project`);
     const reload = await runDevReload(workDir, COUNTS.devReloads);
+    log(`6/6 partition heat: ${COUNTS.heatSeconds} s of creates replayed through the id and index-key functions`);
+    const heat = runPartitionHeat(COUNTS.heatSeconds);
 
     log('starting the local DynamoDB');
     const bench = await openBenchStore();
@@ -71,14 +76,14 @@ async function main(): Promise<number> {
       // Handlers read their environment (set by openBenchStore) when their modules load, as in Lambda.
       const functions = await loadFunctions();
       const timer = installSdkTimer();
-      log(`4/5 scaling: seeding ${COUNTS.scaling.small} then ${COUNTS.scaling.large} pets (measured first, on an empty table)`);
+      log(`4/6 scaling: seeding ${COUNTS.scaling.small} then ${COUNTS.scaling.large} pets (measured first, on an empty table)`);
       const scaling = await runScaling(functions, bench, COUNTS.scaling, COUNTS.scalingRequests);
-      log('2/5 warm overhead: in-process invocations');
+      log('2/6 warm overhead: in-process invocations');
       const warm = await runWarmOverhead(functions, bench, timer, COUNTS.warmIterations, 1);
-      log('3/5 DynamoDB calls and capacity per request');
+      log('3/6 DynamoDB calls and capacity per request');
       const usage = await runDynamoDbUsage(functions, bench, COUNTS.usageRequests, 1, COUNTS.keyHistory);
-      for (const table of [cold.table, warm.table, usage.table, scaling.table, reload.table]) sections.push(renderTable(table));
-      for (const part of [cold, warm, usage, scaling, reload]) checks.push(...part.checks);
+      for (const table of [cold.table, warm.table, usage.table, scaling.table, reload.table, heat.table]) sections.push(renderTable(table));
+      for (const part of [cold, warm, usage, scaling, reload, heat]) checks.push(...part.checks);
     } finally {
       await bench.stop();
     }

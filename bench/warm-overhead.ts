@@ -22,6 +22,8 @@ interface Case {
   readonly expectStatus?: number;
   /** The DynamoDB call(s) the handler makes, made directly. */
   readonly direct?: () => Promise<unknown>;
+  /** A budget of its own, where the operation's work is more than one call (WARM_OVERHEAD_BUDGET_MS otherwise). */
+  readonly budgetMs?: number;
 }
 
 function cases(functions: GatewayFunctions, bench: BenchStore, petId: number): Case[] {
@@ -57,6 +59,8 @@ function cases(functions: GatewayFunctions, bench: BenchStore, petId: number): C
       event: () => requestOf.listPets({ status: 'sold', limit: '20' }),
       expectStatus: 200,
       direct: () => direct.listByStatus('sold', 20),
+      // One Query per shard of the status index (12), then a merge of up to 12 × 21 pets by id.
+      budgetMs: 0.6,
     },
     {
       label: 'createPet',
@@ -147,11 +151,12 @@ export async function runWarmOverhead(
     const { own, sdk, direct } = await measure(item, iterations, timer);
     const ownMedian = median(own);
     rows.push([item.label, ms(ownMedian, 3), ms(percentile(own, 99), 3), ms(median(sdk), 2), direct.length ? ms(median(direct), 2) : '–']);
+    const budget = item.budgetMs ?? WARM_OVERHEAD_BUDGET_MS;
     checks.push({
       name: `warm overhead ${item.label}`,
-      limit: `≤ ${WARM_OVERHEAD_BUDGET_MS} ms median`,
+      limit: `≤ ${budget} ms median`,
       measured: `${ms(ownMedian, 3)} ms`,
-      passed: ownMedian <= WARM_OVERHEAD_BUDGET_MS,
+      passed: ownMedian <= budget,
     });
   }
   return {

@@ -1,5 +1,6 @@
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   ResourceInUseException,
   waitUntilTableExists,
   type AttributeDefinition,
@@ -38,7 +39,11 @@ function createTableInput(name: string, table: TableDefinition): CreateTableComm
   };
 }
 
-/** Creates every table of shared/tables.ts that does not exist yet and waits until all are active. */
+/**
+ * Creates every table of shared/tables.ts that does not exist yet and waits until all are active. A table
+ * kept in a data directory from an earlier version of the service may lack an index this one reads: that
+ * is refused with what to do, since this service migrates no local data (re-creating it is the upgrade).
+ */
 export async function ensureTables(client: DynamoDBClient, names: TableNames): Promise<void> {
   await Promise.all(
     TABLE_KEYS.map(async (key) => {
@@ -46,6 +51,16 @@ export async function ensureTables(client: DynamoDBClient, names: TableNames): P
         await client.send(new CreateTableCommand(createTableInput(names[key], TABLES[key])));
       } catch (error) {
         if (!(error instanceof ResourceInUseException)) throw error;
+        const { Table } = await client.send(new DescribeTableCommand({ TableName: names[key] }));
+        const existing = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+        const definition: TableDefinition = TABLES[key];
+        const missing = (definition.globalSecondaryIndexes ?? []).filter((index) => !existing.has(index.indexName));
+        if (missing.length > 0) {
+          throw new Error(
+            `table ${names[key]} was created by an earlier version of the service and lacks the index ${missing.map((index) => index.indexName).join(', ')}: ` +
+              'stop the server and delete its data directory (.petstore/ or PETSTORE_DATA_DIR), or point PETSTORE_DATA_DIR at a new one',
+          );
+        }
       }
       await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: names[key] });
     }),

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { PETS_STATUS_INDEX } from '#shared/tables';
+import { PETS_STATUS_INDEX, PETS_STATUS_SHARDS, PETS_STATUS_SHARD_ATTRIBUTE, statusShardOf } from '#shared/tables';
 import { newPetId } from '../pet-ids';
 import type { NewPet } from '#contract/schemas/pet';
 import type { Pet } from '#contract/schemas/pet-response';
@@ -48,7 +48,7 @@ export const PET_PROJECTION = {
   ExpressionAttributeNames: Object.fromEntries(PET_ATTRIBUTES.map((name) => [`#${name}`, name])),
 };
 
-type PetItem = Tokened<Pet & { createdAt: string }>;
+type PetItem = Tokened<Pet & { createdAt: string; [PETS_STATUS_SHARD_ATTRIBUTE]: string }>;
 
 const toPet = (item: Record<string, unknown>): Pet => {
   const { id, name, categoryId, status } = item as Pet;
@@ -71,12 +71,15 @@ export class DynamoPetRepository implements PetRepository {
   }
 
   #newItem(newPet: NewPet): PetItem {
+    const id = this.#nextId();
+    const status = newPet.status ?? DEFAULT_PET_STATUS;
     return withWriteToken({
-      id: this.#nextId(),
+      id,
       name: newPet.name,
       categoryId: newPet.categoryId,
-      status: newPet.status ?? DEFAULT_PET_STATUS,
+      status,
       createdAt: this.#now().toISOString(),
+      [PETS_STATUS_SHARD_ATTRIBUTE]: statusShardOf(status, id),
     });
   }
 
@@ -92,33 +95,62 @@ export class DynamoPetRepository implements PetRepository {
   }
 
   /**
-   * Reads one item more than the page so the last page is known as such (no trailing empty page).
-   * The status filter is a Query on the status index (ordered by id, i.e. by creation time); the
-   * unfiltered listing is a Scan in DynamoDB's own order. Both stop after the page: the cost grows
-   * with `limit`, never with the table.
+   * Reads one item more than the page so the last page is known as such (no trailing empty page). The
+   * unfiltered listing is a Scan in DynamoDB's own order; the status filter queries every shard of the
+   * status index for the ids after the cursor, in parallel, and merges them by id. Each shard is read
+   * for at most `limit + 1` pets: a shard's later pets cannot be among the page's, since its own first
+   * `limit + 1` already come before them. Both stop after the page: the cost grows with `limit` and the
+   * shard count, never with the table.
    */
   async list({ limit, status, after }: ListPetsOptions): Promise<PetPage> {
     const wanted = limit + 1;
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined = after ? { id: after.lastId, ...(status ? { status } : {}) } : undefined;
-    do {
-      const common = { TableName: this.tableName, Limit: wanted - items.length, ExclusiveStartKey: startKey, ...PET_PROJECTION };
-      const output = status
-        ? await this.db.send(
-            new QueryCommand({
-              ...common,
-              IndexName: PETS_STATUS_INDEX,
-              KeyConditionExpression: '#status = :status',
-              ExpressionAttributeValues: { ':status': status },
-            }),
-          )
-        : await this.db.send(new ScanCommand(common));
-      items.push(...(output.Items ?? []));
-      startKey = output.LastEvaluatedKey;
-    } while (startKey && items.length < wanted);
-
+    const items = status ? await this.#fromShards(status, wanted, after?.lastId) : await this.#scan(wanted, after?.lastId);
     const pets = items.slice(0, limit).map(toPet);
     const last = pets.at(-1);
     return items.length > limit && last ? { pets, next: { lastId: last.id, ...(status ? { status } : {}) } } : { pets };
+  }
+
+  async #fromShards(status: PetStatus, wanted: number, afterId: number | undefined): Promise<Record<string, unknown>[]> {
+    const shards = Array.from({ length: PETS_STATUS_SHARDS }, (_, shard) => `${status}#${shard}`);
+    const pages = await Promise.all(shards.map((shard) => this.#queryShard(shard, wanted, afterId)));
+    return pages
+      .flat()
+      .sort((a, b) => (a.id as number) - (b.id as number))
+      .slice(0, wanted);
+  }
+
+  async #queryShard(shard: string, wanted: number, afterId: number | undefined): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const output = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: PETS_STATUS_INDEX,
+          Limit: wanted - items.length,
+          ExclusiveStartKey: startKey,
+          KeyConditionExpression: afterId === undefined ? '#shard = :shard' : '#shard = :shard AND #id > :after',
+          ...PET_PROJECTION,
+          ExpressionAttributeNames: { ...PET_PROJECTION.ExpressionAttributeNames, '#shard': PETS_STATUS_SHARD_ATTRIBUTE },
+          ExpressionAttributeValues: { ':shard': shard, ...(afterId === undefined ? {} : { ':after': afterId }) },
+        }),
+      );
+      items.push(...(output.Items ?? []));
+      startKey = output.LastEvaluatedKey;
+    } while (startKey && items.length < wanted);
+    return items;
+  }
+
+  async #scan(wanted: number, afterId: number | undefined): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined = afterId === undefined ? undefined : { id: afterId };
+    do {
+      const output = await this.db.send(
+        new ScanCommand({ TableName: this.tableName, Limit: wanted - items.length, ExclusiveStartKey: startKey, ...PET_PROJECTION }),
+      );
+      items.push(...(output.Items ?? []));
+      startKey = output.LastEvaluatedKey;
+    } while (startKey && items.length < wanted);
+    return items;
   }
 }
