@@ -55,19 +55,26 @@ const toPet = (item: Record<string, unknown>): Pet => {
   return { id, name, categoryId, status };
 };
 
+export interface PetRepositoryOptions extends CreateOptions<number> {
+  /** While a stage upgrades to the sharded index: the name of the unsharded index to list from (shared/tables.ts). */
+  readonly legacyStatusIndex?: string;
+}
+
 export class DynamoPetRepository implements PetRepository {
   readonly #nextId: () => number;
   readonly #now: () => Date;
   readonly #target: CreateTarget;
+  readonly #legacyStatusIndex: string | undefined;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    { nextId = newPetId, idempotencyTable, now = () => new Date() }: CreateOptions<number> = {},
+    { nextId = newPetId, idempotencyTable, now = () => new Date(), legacyStatusIndex }: PetRepositoryOptions = {},
   ) {
     this.#nextId = nextId;
     this.#now = now;
     this.#target = { db, tableName, keyName: 'id', recordsTable: idempotencyTable };
+    this.#legacyStatusIndex = legacyStatusIndex;
   }
 
   #newItem(newPet: NewPet): PetItem {
@@ -111,28 +118,38 @@ export class DynamoPetRepository implements PetRepository {
   }
 
   async #fromShards(status: PetStatus, wanted: number, afterId: number | undefined): Promise<Record<string, unknown>[]> {
+    if (this.#legacyStatusIndex) return this.#queryKey(this.#legacyStatusIndex, 'status', status, wanted, afterId);
     const shards = Array.from({ length: PETS_STATUS_SHARDS }, (_, shard) => `${status}#${shard}`);
-    const pages = await Promise.all(shards.map((shard) => this.#queryShard(shard, wanted, afterId)));
+    const pages = await Promise.all(
+      shards.map((shard) => this.#queryKey(PETS_STATUS_INDEX, PETS_STATUS_SHARD_ATTRIBUTE, shard, wanted, afterId)),
+    );
     return pages
       .flat()
       .sort((a, b) => (a.id as number) - (b.id as number))
       .slice(0, wanted);
   }
 
-  async #queryShard(shard: string, wanted: number, afterId: number | undefined): Promise<Record<string, unknown>[]> {
+  /** Up to `wanted` pets of one index key after `afterId`, in id order. */
+  async #queryKey(
+    index: string,
+    keyName: string,
+    key: string,
+    wanted: number,
+    afterId: number | undefined,
+  ): Promise<Record<string, unknown>[]> {
     const items: Record<string, unknown>[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
       const output = await this.db.send(
         new QueryCommand({
           TableName: this.tableName,
-          IndexName: PETS_STATUS_INDEX,
+          IndexName: index,
           Limit: wanted - items.length,
           ExclusiveStartKey: startKey,
-          KeyConditionExpression: afterId === undefined ? '#shard = :shard' : '#shard = :shard AND #id > :after',
+          KeyConditionExpression: afterId === undefined ? '#key = :key' : '#key = :key AND #id > :after',
           ...PET_PROJECTION,
-          ExpressionAttributeNames: { ...PET_PROJECTION.ExpressionAttributeNames, '#shard': PETS_STATUS_SHARD_ATTRIBUTE },
-          ExpressionAttributeValues: { ':shard': shard, ...(afterId === undefined ? {} : { ':after': afterId }) },
+          ExpressionAttributeNames: { ...PET_PROJECTION.ExpressionAttributeNames, '#key': keyName },
+          ExpressionAttributeValues: { ':key': key, ...(afterId === undefined ? {} : { ':after': afterId }) },
         }),
       );
       items.push(...(output.Items ?? []));

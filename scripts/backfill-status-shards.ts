@@ -1,0 +1,50 @@
+/**
+ * `npm run backfill:status-shards -- --stage <stage>`: gives every pet of a deployed stage that predates the
+ * sharded status index its shard key (lambda/data/repositories/status-shard-backfill.ts). Step 2 of
+ * docs/deploy.md, "Upgrading the status index". Safe to run while the stage serves, and to run again.
+ */
+import { parseArgs } from 'node:util';
+import { createDocumentClient } from '#data/dynamodb-client';
+import { backfillStatusShards } from '#data/repositories/status-shard-backfill';
+import { isStageName, STAGES, stackNameOf } from '#shared/stages';
+import { describeTarget, resolveAwsTarget, stackOutputs, TARGET_ARGS, TARGET_USAGE } from './aws-target';
+
+const USAGE = `Usage: npm run backfill:status-shards -- --stage <${STAGES.join('|')}> [--region <region>] [--profile <name>]
+
+${TARGET_USAGE}`;
+
+async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { stage: { type: 'string' }, ...TARGET_ARGS, help: { type: 'boolean', default: false } },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (values.stage === undefined || !isStageName(values.stage)) {
+    console.error(`--stage must be one of ${STAGES.join(', ')}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.profile) process.env.AWS_PROFILE = values.profile;
+  const aws = await resolveAwsTarget({ region: values.region, profile: values.profile });
+  const stackName = stackNameOf(values.stage);
+  console.error(describeTarget(stackName, aws));
+  const table = (await stackOutputs(values.stage, aws)).PetsTableName;
+  if (!table) {
+    console.error(`stack ${stackName} has no PetsTableName output; deploy it first`);
+    return 1;
+  }
+  const db = createDocumentClient(undefined, aws.region);
+  try {
+    const done = await backfillStatusShards(db, table, ({ scanned, updated }) =>
+      console.error(`${scanned} pets read, ${updated} given their shard key`),
+    );
+    console.log(`${table}: ${done.scanned} pets, ${done.updated} given their shard key; every pet now has one.`);
+    return 0;
+  } finally {
+    db.destroy();
+  }
+}
+
+process.exitCode = await run(process.argv.slice(2));
