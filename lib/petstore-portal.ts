@@ -2,6 +2,10 @@ import { Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib'
 import {
   AllowedMethods,
   Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
   HeadersFrameOption,
   HeadersReferrerPolicy,
   PriceClass,
@@ -22,11 +26,32 @@ export interface PetStorePortalProps {
   readonly projectRoot: string;
 }
 
+/** The object metadata (`x-amz-meta-csp`) that carries the Content-Security-Policy from the deployment to CloudFront. */
+const CSP_METADATA = 'csp';
+
+/**
+ * `https://host` of a URL, tokens included. CDK encodes a token as a `${Token[…]}` marker without a
+ * slash, so the text before the first path slash is the origin; a URL that starts with a marker is
+ * an endpoint such as API Gateway's `apiEndpoint`, scheme and host in one token.
+ */
+export function originOf(url: string): string {
+  const origin = /^(?:https:\/\/)?[^/]+/.exec(url)?.[0] ?? '';
+  if (!origin.startsWith('https://') && !(origin.startsWith('${Token[') && Token.isUnresolved(origin)))
+    throw new Error(`not an https URL: ${url}`);
+  return origin;
+}
+
 /**
  * The developer portal's site: a private S3 bucket behind CloudFront (origin access control: only
  * this distribution may read it), with a strict Content-Security-Policy. `publish` uploads the static
  * files and this stage's `config.json`; it is separate so the APIs can allow the site's origin (CORS)
  * before the config, which names the APIs, is written.
+ *
+ * The policy's `connect-src` lists exactly this stage's Cognito endpoint and API origins. A response
+ * headers policy cannot hold them: the APIs' CORS names this distribution, so the distribution
+ * would depend on the APIs and the APIs on it. The deployment, which runs once both exist, stores
+ * the policy on every object instead (user metadata), and a viewer-response function turns it into
+ * the header — the site's own default, without any API, where an answer has none (S3's errors).
  */
 export class PetStorePortal extends Construct {
   readonly bucket: Bucket;
@@ -54,18 +79,9 @@ export class PetStorePortal extends Construct {
       reason: 'Static files written only by the deployment and read only through CloudFront; nothing to audit per request.',
     });
 
-    const { region, urlSuffix } = Stack.of(this);
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
-      comment: 'Developer portal: strict CSP, no framing, no referrer',
+      comment: 'Developer portal: no framing, no sniffing, no referrer (the CSP comes from the objects)',
       securityHeadersBehavior: {
-        // The page calls Cognito and this region's API Gateway APIs (their ids are not known when this policy is built).
-        contentSecurityPolicy: {
-          contentSecurityPolicy: portalSecurityPolicy([
-            `https://cognito-idp.${region}.${urlSuffix}`,
-            `https://*.execute-api.${region}.${urlSuffix}`,
-          ]),
-          override: true,
-        },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
         referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
@@ -82,6 +98,7 @@ export class PetStorePortal extends Construct {
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         responseHeadersPolicy: headers,
+        functionAssociations: [{ eventType: FunctionEventType.VIEWER_RESPONSE, function: this.securityPolicyFunction() }],
       },
     });
     Validations.of(this.distribution).acknowledge(
@@ -94,6 +111,25 @@ export class PetStorePortal extends Construct {
       },
     );
     this.origin = `https://${this.distribution.distributionDomainName}`;
+  }
+
+  private securityPolicyFunction(): CloudFrontFunction {
+    const header = `x-amz-meta-${CSP_METADATA}`;
+    return new CloudFrontFunction(this, 'ContentSecurityPolicy', {
+      comment: 'Developer portal: the Content-Security-Policy stored with each object',
+      runtime: FunctionRuntime.JS_2_0,
+      code: FunctionCode.fromInline(
+        [
+          'function handler(event) {',
+          '  var headers = event.response.headers;',
+          `  var stored = headers[${JSON.stringify(header)}];`,
+          `  delete headers[${JSON.stringify(header)}];`,
+          `  headers['content-security-policy'] = { value: stored ? stored.value : ${JSON.stringify(portalSecurityPolicy([]))} };`,
+          '  return event.response;',
+          '}',
+        ].join('\n'),
+      ),
+    });
   }
 
   // aws-cdk-lib's Bucket declares `isWebsite: boolean | undefined` where IBucket has an optional
@@ -110,6 +146,11 @@ export class PetStorePortal extends Construct {
       distribution: this.distribution,
       distributionPaths: ['/*'],
       memoryLimit: 512,
+      metadata: {
+        [CSP_METADATA]: portalSecurityPolicy([
+          ...new Set([config.cognitoEndpoint, config.accountBaseUrl, config.petsBaseUrl, config.messagesBaseUrl].map(originOf)),
+        ]),
+      },
       sources: [
         Source.asset(join(projectRoot, PORTAL_DIRECTORY)),
         ...Object.entries(PORTAL_EXTRA_FILES).map(([key, file]) => Source.data(key, readFileSync(join(projectRoot, file), 'utf8'))),

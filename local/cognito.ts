@@ -23,8 +23,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pino from 'pino';
 import { DefaultConfig } from 'cognito-local/lib/server/config';
-import { Router } from 'cognito-local/lib/server/Router';
+import { Router, type Router as CognitoRouter } from 'cognito-local/lib/server/Router';
 import { createServer } from 'cognito-local/lib/server/server';
+import type { Services } from 'cognito-local/lib/services';
 import { DateClock } from 'cognito-local/lib/services/clock';
 import { CognitoServiceFactoryImpl } from 'cognito-local/lib/services/cognitoService';
 import { StormDBDataStoreFactory } from 'cognito-local/lib/services/dataStore/stormDb';
@@ -60,6 +61,8 @@ export interface LocalCognitoOptions {
   readonly port?: number;
   /** Called with each confirmation code instead of sending an email. */
   readonly onCode?: (email: string, code: string) => void;
+  /** Wraps the emulator's own API targets: where Cognito behaves differently and the portal depends on it (local/accounts.ts). */
+  readonly router?: (own: CognitoRouter, services: Services) => CognitoRouter;
 }
 
 /** Triggers call Lambda functions; the portal's pool has none, so none is ever called. */
@@ -161,7 +164,8 @@ export async function startLocalCognito(options: LocalCognitoOptions = {}): Prom
     tokenGenerator: new JwtTokenGenerator(clock, NO_TRIGGERS, config.TokenConfig),
     triggers: NO_TRIGGERS,
   };
-  const server: Server = await createServer(Router(services), logger, config.ServerConfig, services).start();
+  const router = Router(services);
+  const server: Server = await createServer(options.router?.(router, services) ?? router, logger, config.ServerConfig, services).start();
 
   const endpoint = `${origin}/`;
   const sdk = localCognitoClient(endpoint);

@@ -1,12 +1,13 @@
 /**
- * The developer portal page: sign-up, sign-in and the account's API keys. It talks to Amazon
- * Cognito's API directly (locally: cognito-local) and to the account API with the access token;
- * every address comes from config.json (written by the stack, or served by `npm start`). No
- * framework and nothing loaded from elsewhere. Tokens live in sessionStorage: this tab only, gone
- * when it closes; the strict Content-Security-Policy keeps other scripts from reading them.
+ * The developer portal page: sign-up, sign-in, password reset and the account's API keys. It talks
+ * to Amazon Cognito's API directly (locally: cognito-local) and to the account API with the access
+ * token; every address comes from config.json (written by the stack, or served by `npm start`). No
+ * framework and nothing loaded from elsewhere.
+ *
+ * Nothing is stored in the browser: the tokens live in this page's memory and a new key only in the
+ * DOM, until sign-out, "I have copied it" or leaving the page (docs/portal.md says why). The API
+ * reference, opened from here in a new tab, asks this page for them (`window.petstorePortal`).
  */
-import { SESSION, TRY_KEY } from './app-keys.js';
-
 const $ = (selector) => document.querySelector(selector);
 const config = await (await fetch('config.json', { cache: 'no-store' })).json();
 
@@ -35,76 +36,133 @@ async function cognito(action, body) {
   return answer;
 }
 
-/** Cognito's messages are terse; say what to do instead where it helps. */
-function explainCognito(error) {
+const INVALID_CODE = 'That code is not valid (or has expired): check it, or ask for a new one.';
+
+/**
+ * Cognito's messages are terse; say what to do instead. Chosen by the form the call came from: the
+ * same error type means a wrong password on Sign in and a refused new password on Sign up.
+ */
+function explainCognito(error, form) {
+  const choosesPassword = form === 'sign-up' || form === 'reset';
   switch (error.type) {
-    case 'UsernameExistsException':
-      return 'An account with this email already exists: sign in instead (or confirm it, if you have not yet).';
-    case 'UserNotConfirmedException':
-      return 'Confirm your email first: enter the code below.';
-    case 'NotAuthorizedException':
     case 'InvalidPasswordException':
-    case 'UserNotFoundException':
-      return error.type === 'InvalidPasswordException' && $('#sign-up').contains(document.activeElement)
-        ? `That password is not allowed: ${error.message}`
+      return choosesPassword
+        ? `That password is not allowed: ${error.message.replace(/^Password did not conform with policy:\s*/, '')}.`
         : 'Incorrect email or password.';
+    case 'NotAuthorizedException':
+    case 'UserNotFoundException':
+      if (form === 'sign-in') return 'Incorrect email or password.';
+      return form === 'confirm' || form === 'reset' ? INVALID_CODE : error.message;
     case 'CodeMismatchException':
     case 'ExpiredCodeException':
-      return 'That code is not valid (or has expired).';
+      return INVALID_CODE;
+    case 'UsernameExistsException':
+      return 'An account with this email already exists: sign in. If its sign-up was never confirmed, send a new confirmation code below.';
+    case 'UserNotConfirmedException':
+      return 'Confirm your email first: enter the code we sent (or send a new one) below.';
+    case 'PasswordResetRequiredException':
+      return 'Choose a new password first: ask for a reset code below.';
+    case 'LimitExceededException':
+    case 'TooManyRequestsException':
+    case 'TooManyFailedAttemptsException':
+      return 'Too many attempts: wait a few minutes, then try again.';
+    case 'InvalidParameterException':
+      if (form === 'resend' && /confirmed/i.test(error.message))
+        return 'This email is already confirmed: sign in, or reset its password below.';
+      if (form === 'forgot' && /verified/i.test(error.message))
+        return 'This email is not confirmed yet: confirm it with a new code first (above), then reset the password.';
+      if (choosesPassword && /password/i.test(error.message)) return 'That password is not allowed: it may not start or end with a space.';
+      return error.message;
     default:
       return error.message;
   }
 }
 
-// ---- the session ----
+// ---- the session, in memory only ----
 
-const session = () => JSON.parse(sessionStorage.getItem(SESSION) ?? 'null');
-const keepSession = (value) => sessionStorage.setItem(SESSION, JSON.stringify(value));
+/** `{ email, accessToken, refreshToken, expiresAt }` while signed in. */
+let session;
+let refreshTimer;
+let refreshing;
+/** Renew this long before the access token expires (half its lifetime when that is shorter). */
+const RENEW_BEFORE_MS = 60_000;
+
+const expiryOf = (jwt) => JSON.parse(window.atob(jwt.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))).exp * 1000;
 
 function startSession(email, result, refreshToken = result.RefreshToken) {
-  keepSession({ email, accessToken: result.AccessToken, refreshToken, expiresAt: Date.now() + result.ExpiresIn * 1000 });
+  // The token's own expiry: cognito-local sends no ExpiresIn.
+  const expiresAt = expiryOf(result.AccessToken);
+  session = { email, accessToken: result.AccessToken, refreshToken, expiresAt };
+  window.clearTimeout(refreshTimer);
+  const lifetime = expiresAt - Date.now();
+  refreshTimer = window.setTimeout(() => void accessToken(true).catch(() => undefined), lifetime - Math.min(RENEW_BEFORE_MS, lifetime / 2));
 }
 
-async function refreshSession() {
-  const current = session();
-  if (!current?.refreshToken) return false;
+/** The current access token, renewed first when it is about to expire (or `renew`); concurrent callers share one renewal. */
+async function accessToken(renew = false) {
+  if (!session) throw new SessionOver();
+  if (!renew && session.expiresAt - Date.now() > RENEW_BEFORE_MS / 2) return session.accessToken;
+  refreshing ??= renewSession(session).finally(() => (refreshing = undefined));
+  return refreshing;
+}
+
+async function renewSession(current) {
+  let result;
   try {
-    const { AuthenticationResult: result } = await cognito('InitiateAuth', {
+    ({ AuthenticationResult: result } = await cognito('InitiateAuth', {
       ClientId: config.clientId,
       AuthFlow: 'REFRESH_TOKEN_AUTH',
       AuthParameters: { REFRESH_TOKEN: current.refreshToken },
-    });
-    startSession(current.email, result, current.refreshToken);
-    return true;
-  } catch {
-    return false;
+    }));
+  } catch (error) {
+    // Refused (revoked or expired): the sign-in is over. A network failure leaves it for the next try.
+    if (error instanceof CognitoError && session === current) expire();
+    throw error instanceof CognitoError ? new SessionOver() : error;
+  }
+  if (session !== current) throw new SessionOver();
+  startSession(current.email, result, current.refreshToken);
+  return session.accessToken;
+}
+
+/** The session ended; the page already says so where the user looks. */
+class SessionOver extends Error {
+  constructor() {
+    super('Your sign-in has ended: sign in again.');
   }
 }
 
 function endSession() {
-  sessionStorage.removeItem(SESSION);
-  sessionStorage.removeItem(TRY_KEY);
+  window.clearTimeout(refreshTimer);
+  session = undefined;
+  forgetNewKey();
+  $('#keys tbody').replaceChildren();
+  for (const message of document.querySelectorAll('#account .message')) report(message, '');
+}
+
+function expire() {
+  endSession();
+  show();
+  report($('#notice'), 'Your sign-in has ended: sign in again.', 'problem');
 }
 
 // ---- the account API ----
 
-/** A call with the access token; an expired token is refreshed once, a refused one ends the session. */
+/** A call with the access token; a refused token is renewed once, and if that fails the session ends. */
 async function account(method, path, body) {
-  const send = () =>
+  const send = (token) =>
     fetch(`${config.accountBaseUrl}${path}`, {
       method,
       headers: {
-        authorization: `Bearer ${session()?.accessToken}`,
+        authorization: `Bearer ${token}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-  let response = await send();
-  if (response.status === 401 && (await refreshSession())) response = await send();
+  let response = await send(await accessToken());
+  if (response.status === 401) response = await send(await accessToken(true));
   if (response.status === 401) {
-    endSession();
-    show();
-    throw new Error('Your sign-in has expired: sign in again.');
+    expire();
+    throw new SessionOver();
   }
   const answer = response.status === 204 ? undefined : await response.json();
   if (!response.ok) throw new Error(answer?.message ?? `the account API answered ${response.status}`);
@@ -113,23 +171,22 @@ async function account(method, path, body) {
 
 // ---- what the page shows ----
 
-function say(message) {
-  $('#problem').hidden = true;
-  $('#notice').textContent = message;
-  $('#notice').hidden = !message;
-}
-
-function complain(message) {
-  $('#notice').hidden = true;
-  $('#problem').textContent = message;
-  $('#problem').hidden = !message;
+/** A message in `place` (a `.message` element, or the form or panel holding one), kept in view. */
+function report(place, message, kind = 'ok') {
+  const element = place.classList.contains('message') ? place : place.querySelector(':scope > .message');
+  element.textContent = message;
+  element.classList.toggle('problem', kind === 'problem');
+  if (message) element.scrollIntoView({ block: 'nearest' });
 }
 
 const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
+const COLUMNS = [...document.querySelectorAll('#keys thead th')].map((th) => th.textContent.trim());
 
 function cell(row, text, className) {
   const td = row.insertCell();
   td.textContent = text;
+  // Narrow screens show each row as a card, labelled from these.
+  td.dataset.label = COLUMNS[td.cellIndex] ?? '';
   if (className) td.className = className;
   return td;
 }
@@ -141,22 +198,23 @@ async function listKeys() {
   for (const key of keys) {
     const row = body.insertRow();
     row.dataset.keyId = key.keyId;
-    cell(row, key.keyId);
+    cell(row, key.keyId, 'key-id');
     cell(row, key.description ?? '');
     cell(row, when(key.createdAt));
     cell(row, key.lastUsedAt ? `about ${when(key.lastUsedAt)}` : 'never');
     cell(row, key.status, key.status);
-    const actions = row.insertCell();
+    const actions = cell(row, '', 'actions');
     if (key.status === 'active') {
       const revoke = document.createElement('button');
       revoke.type = 'button';
       revoke.className = 'secondary';
       revoke.textContent = 'Revoke';
+      revoke.setAttribute('aria-label', `Revoke ${key.keyId}`);
       revoke.addEventListener('click', () => void revokeKey(key.keyId, revocationDelaySeconds));
       actions.append(revoke);
     }
   }
-  if (keys.length === 0) cell(body.insertRow(), 'No keys yet: create one above.').colSpan = 6;
+  if (keys.length === 0) cell(body.insertRow(), 'No keys yet: create one above.', 'empty').colSpan = 6;
   const active = keys.filter((key) => key.status === 'active').length;
   $('#key-count').textContent =
     `${active} of ${maxActiveKeys} active keys. A revoked key is refused within ${revocationDelaySeconds} seconds.`;
@@ -166,10 +224,10 @@ async function revokeKey(keyId, delaySeconds) {
   if (!confirm(`Revoke ${keyId}? Calls with it are refused within ${delaySeconds} seconds.`)) return;
   try {
     await account('DELETE', `/account/keys/${encodeURIComponent(keyId)}`);
-    say(`Revoked ${keyId}: it stops working within ${delaySeconds} seconds (the API caches key checks that long).`);
     await listKeys();
+    report($('#key-list'), `Revoked ${keyId}: it stops working within ${delaySeconds} seconds (the API caches key checks that long).`);
   } catch (error) {
-    complain(error.message);
+    if (!(error instanceof SessionOver)) report($('#key-list'), error.message, 'problem');
   }
 }
 
@@ -178,31 +236,53 @@ function showNewKey(created) {
   $('#new-key-value').textContent = created.key;
   $('#new-key-curl').textContent = `curl -H 'Authorization: Bearer ${created.key}' ${config.petsBaseUrl}/pets`;
   $('#test-result').textContent = '';
-  sessionStorage.setItem(TRY_KEY, created.key);
+}
+
+function forgetNewKey() {
+  $('#new-key').hidden = true;
+  $('#new-key-value').textContent = '';
+  $('#new-key-curl').textContent = '';
+  $('#test-result').textContent = '';
+  report($('#new-key'), '');
 }
 
 function show() {
-  const current = session();
-  $('#signed-out').hidden = Boolean(current);
-  $('#account').hidden = !current;
-  if (!current) return;
-  $('#who').textContent = current.email;
-  listKeys().catch((error) => complain(error.message));
+  $('#signed-out').hidden = Boolean(session);
+  $('#account').hidden = !session;
+  if (!session) return;
+  $('#who').textContent = session.email;
+  listKeys().catch((error) => {
+    if (!(error instanceof SessionOver)) report($('#key-list'), error.message, 'problem');
+  });
 }
 
 // ---- what the user does ----
 
+/** Runs `action` on submit; its errors are reported in the form itself, explained for that form. */
 function handle(form, action) {
   $(form).addEventListener('submit', (event) => {
     event.preventDefault();
-    const button = event.target.querySelector('button[type=submit]');
+    const target = event.target;
+    const button = target.querySelector('button[type=submit]');
     button.disabled = true;
-    complain('');
-    action(Object.fromEntries(new FormData(event.target)))
-      .catch((error) => complain(error instanceof CognitoError ? explainCognito(error) : error.message))
+    report(target, '');
+    action(Object.fromEntries(new FormData(target)))
+      .then(() => {
+        // Earlier complaints elsewhere are settled by this step (or no longer the point).
+        for (const problem of document.querySelectorAll('.message.problem')) report(problem, '');
+      })
+      .catch((error) => {
+        if (error instanceof SessionOver) return;
+        report(target, error instanceof CognitoError ? explainCognito(error, target.id) : error.message, 'problem');
+      })
       .finally(() => (button.disabled = false));
   });
 }
+
+const codeWhere = (what, email) =>
+  config.local ? `The ${what} is printed in the terminal running npm start.` : `We sent the ${what} to ${email}.`;
+/** The address whose confirmation code was sent again: its password may be someone else's choice. */
+let reclaiming;
 
 handle('#sign-up', async ({ email, password }) => {
   await cognito('SignUp', {
@@ -213,19 +293,55 @@ handle('#sign-up', async ({ email, password }) => {
   });
   $('#confirm [name=email]').value = email;
   $('#sign-in [name=email]').value = email;
+  report($('#sign-up'), 'Account created.');
+  report($('#confirm'), `Account created: enter the confirmation code. ${codeWhere('code', email)}`);
   $('#confirm [name=code]').focus();
-  say(
-    config.local
-      ? `Account created. Enter the confirmation code printed in the terminal running npm start.`
-      : `Account created. We sent a confirmation code to ${email}.`,
-  );
 });
 
 handle('#confirm', async ({ email, code }) => {
   await cognito('ConfirmSignUp', { ClientId: config.clientId, Username: email, ConfirmationCode: code.trim() });
+  $('#confirm').reset();
+  if (reclaiming === email) {
+    $('#reset [name=email]').value = email;
+    $('#forgot [name=email]').value = email;
+    report($('#forgot'), 'Email confirmed. Its password may not be yours: ask for a reset code and choose your own.');
+    return;
+  }
   $('#sign-in [name=email]').value = email;
+  report($('#sign-in'), 'Email confirmed: sign in.');
   $('#sign-in [name=password]').focus();
-  say('Email confirmed: sign in.');
+});
+
+$('#resend-code').addEventListener('click', async () => {
+  const form = $('#confirm');
+  const email = form.querySelector('[name=email]');
+  if (!email.reportValidity()) return;
+  report(form, '');
+  try {
+    await cognito('ResendConfirmationCode', { ClientId: config.clientId, Username: email.value });
+    reclaiming = email.value;
+    report(form, `A new code is on its way. ${codeWhere('code', email.value)}`);
+    form.querySelector('[name=code]').focus();
+  } catch (error) {
+    report(form, error instanceof CognitoError ? explainCognito(error, 'resend') : error.message, 'problem');
+  }
+});
+
+handle('#forgot', async ({ email }) => {
+  await cognito('ForgotPassword', { ClientId: config.clientId, Username: email });
+  $('#reset [name=email]').value = email;
+  // Cognito answers the same whether or not the address has an account.
+  report($('#reset'), `If ${email} has an account, a reset code is on its way. ${codeWhere('reset code', email)}`);
+  $('#reset [name=code]').focus();
+});
+
+handle('#reset', async ({ email, code, password }) => {
+  await cognito('ConfirmForgotPassword', { ClientId: config.clientId, Username: email, ConfirmationCode: code.trim(), Password: password });
+  $('#reset').reset();
+  reclaiming = undefined;
+  $('#sign-in [name=email]').value = email;
+  report($('#sign-in'), 'Password changed: sign in with the new one.');
+  $('#sign-in [name=password]').focus();
 });
 
 handle('#sign-in', async ({ email, password }) => {
@@ -236,7 +352,8 @@ handle('#sign-in', async ({ email, password }) => {
   });
   if (!answer.AuthenticationResult) throw new Error(`Sign-in needs a step this portal does not support (${answer.ChallengeName}).`);
   startSession(email, answer.AuthenticationResult);
-  say('');
+  $('#sign-in').reset();
+  for (const message of document.querySelectorAll('#signed-out .message, #notice')) report(message, '');
   show();
 });
 
@@ -244,19 +361,25 @@ handle('#create-key', async ({ description }) => {
   const created = await account('POST', '/account/keys', { description });
   $('#create-key').reset();
   showNewKey(created);
-  say(`Created ${created.keyId}.`);
+  report($('#create-key'), `Created ${created.keyId}.`);
   await listKeys();
+  $('#new-key').scrollIntoView({ block: 'nearest' });
 });
 
 $('#copy-key').addEventListener('click', () => {
   const key = $('#new-key-value').textContent;
   navigator.clipboard.writeText(key).then(
-    () => say('Key copied to the clipboard.'),
+    () => report($('#new-key'), 'Key copied to the clipboard.'),
     () => {
       getSelection().selectAllChildren($('#new-key-value'));
-      say('Select the key and copy it (the clipboard is not available here).');
+      report($('#new-key'), 'Select the key and copy it (the clipboard is not available here).');
     },
   );
+});
+
+$('#dismiss-key').addEventListener('click', () => {
+  forgetNewKey();
+  report($('#create-key'), 'The key is no longer shown.');
 });
 
 $('#test-key').addEventListener('click', async () => {
@@ -269,13 +392,21 @@ $('#test-key').addEventListener('click', async () => {
 });
 
 $('#sign-out').addEventListener('click', async () => {
-  const refreshToken = session()?.refreshToken;
+  const refreshToken = session?.refreshToken;
   endSession();
-  $('#new-key').hidden = true;
   show();
-  say('Signed out.');
-  // Revokes the refresh token (and the tokens issued with it); best effort, the session is already gone here.
-  if (refreshToken) await cognito('RevokeToken', { ClientId: config.clientId, Token: refreshToken }).catch(() => undefined);
+  // Revokes the refresh token and the tokens issued with it, so it can get no new ones.
+  const revoked = refreshToken
+    ? await cognito('RevokeToken', { ClientId: config.clientId, Token: refreshToken }).then(
+        () => true,
+        () => false,
+      )
+    : true;
+  report(
+    $('#notice'),
+    revoked ? 'Signed out.' : 'Signed out on this page, but Cognito could not be told: the sign-in ends by itself within a day.',
+    revoked ? 'ok' : 'problem',
+  );
 });
 
 $('#delete-account').addEventListener('click', async () => {
@@ -283,18 +414,23 @@ $('#delete-account').addEventListener('click', async () => {
   try {
     await account('DELETE', '/account');
     endSession();
-    $('#new-key').hidden = true;
     show();
-    say('Your account is deleted and its keys are revoked.');
+    report($('#notice'), 'Your account is deleted and its keys are revoked.');
   } catch (error) {
-    complain(error.message);
+    if (!(error instanceof SessionOver)) report($('#delete'), error.message, 'problem');
   }
 });
+
+// The API reference page (opened from here, so `window.opener` is this page) asks for these.
+window.petstorePortal = {
+  apiKey: () => $('#new-key-value').textContent || undefined,
+  accessToken: () => (session ? accessToken() : Promise.resolve(undefined)),
+};
 
 // ---- start ----
 
 const rule = config.passwordPolicy;
-$('#password-rule').textContent =
+const ruleText =
   `At least ${rule.minLength} characters` +
   [
     rule.requireLowercase && 'a lowercase letter',
@@ -306,8 +442,10 @@ $('#password-rule').textContent =
     .map((part) => `, ${part}`)
     .join('') +
   '.';
+for (const hint of [$('#password-rule'), $('#reset-rule')]) hint.textContent = ruleText;
+for (const input of document.querySelectorAll('input[data-new-password]')) input.minLength = rule.minLength;
 $('#code-hint').textContent = config.local
-  ? 'Running locally: no email is sent. The code is printed in the terminal running npm start ("Confirmation code for …").'
+  ? 'Running locally: no email is sent. Codes are printed in the terminal running npm start ("Confirmation code for …").'
   : 'We email you a 6-digit code when you sign up.';
 $('#stage').textContent = config.local ? 'local' : `stage: ${config.stage}`;
 show();

@@ -1,10 +1,9 @@
 /**
  * The API reference inside the portal: Swagger UI (shipped with the portal, no CDN) on the committed
  * OpenAPI documents, with this stage's base URLs from config.json as their only servers, so "Try it
- * out" calls this stage. A key just created in the portal (this tab only) is filled in already.
+ * out" calls this stage. Opened from the portal page, it asks that page (its opener) for the key just
+ * created or the access token: the portal stores neither in the browser.
  */
-import { SESSION, TRY_KEY } from './app-keys.js';
-
 const config = await (await fetch('config.json', { cache: 'no-store' })).json();
 const forAccount = new URLSearchParams(location.search).get('api') === 'account';
 const spec = await (await fetch(forAccount ? 'openapi/account.json' : 'openapi/pets.json')).json();
@@ -18,16 +17,26 @@ else {
     for (const operation of Object.values(item))
       if (operation.servers) operation.servers = [{ url: config.messagesBaseUrl, description: `This stage (${config.stage})` }];
 }
+// The prose names npm start's default port; this page knows the one it is served from.
+if (config.local) spec.info.description = spec.info.description.replaceAll('http://127.0.0.1:3000', location.origin);
 
-const session = JSON.parse(sessionStorage.getItem(SESSION) ?? 'null');
-const credential = forAccount ? session?.accessToken : sessionStorage.getItem(TRY_KEY);
+/** The portal page that opened this one, if it is still there (and on this origin). */
+const portal = (() => {
+  try {
+    return window.opener?.petstorePortal;
+  } catch {
+    return undefined;
+  }
+})();
+const freshAccessToken = () => portal?.accessToken().catch(() => undefined) ?? Promise.resolve(undefined);
+const credential = forAccount ? await freshAccessToken() : portal?.apiKey();
 document.querySelector('#try-note').textContent = credential
   ? forAccount
     ? 'Signed in: "Try it out" uses your access token.'
     : 'The key you just created is filled in: "Try it out" uses it.'
   : forAccount
-    ? 'Sign in on the portal first to try these calls.'
-    : 'Create a key on the portal, or paste one under "Authorize", to try these calls.';
+    ? 'Sign in on the portal, then open this page from there, to try these calls.'
+    : 'Create a key on the portal and follow its "Use it in the API reference" link, or paste a key under "Authorize", to try these calls.';
 
 // validatorUrl: null — by default Swagger UI sends the document to validator.swagger.io for a badge.
 const ui = SwaggerUIBundle({
@@ -38,6 +47,12 @@ const ui = SwaggerUIBundle({
   validatorUrl: null,
   presets: [SwaggerUIBundle.presets.apis],
   layout: 'BaseLayout',
+  // Access tokens last minutes: each call takes the portal's current one, renewed there when due.
+  requestInterceptor: async (request) => {
+    const token = forAccount && credential ? await freshAccessToken() : undefined;
+    if (token) request.headers.Authorization = `Bearer ${token}`;
+    return request;
+  },
   onComplete: () => {
     if (credential) ui.preauthorizeApiKey(forAccount ? 'accessToken' : 'bearerAuth', credential);
   },

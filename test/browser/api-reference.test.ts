@@ -39,6 +39,20 @@ browserTest(
       expect(summary).toContain(route.operationId);
     }
     await expect(page.locator('#operations-pets-getPet').getAttribute('class')).resolves.toContain('opblock-deprecated');
+    // The prose names the address this page is served from, not npm start's default port.
+    const description = await page.locator('.information-container .description').innerText();
+    expect(description).toContain(`${api.petsBaseUrl} and ${api.origin}`);
+    expect(description).not.toContain('127.0.0.1:3000');
+
+    // The portal's stylesheet styles the page header only: none of its rules reaches Swagger UI.
+    await page.locator('section.models').waitFor();
+    const styledByPortal = await page.evaluate<string[]>(`(() => {
+      const sheet = [...document.styleSheets].find((candidate) => candidate.href?.endsWith('/style.css'));
+      const rules = (list) => [...list].flatMap((rule) => (rule.selectorText ? [rule] : rule.cssRules ? rules(rule.cssRules) : []));
+      const reference = document.querySelector('#api-reference');
+      return rules(sheet.cssRules).flatMap((rule) => (reference.querySelector(rule.selectorText) ? [rule.selectorText] : []));
+    })()`);
+    expect(styledByPortal).toEqual([]);
 
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'api-reference.png'), fullPage: true });

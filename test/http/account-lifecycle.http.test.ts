@@ -7,7 +7,7 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { issueApiKey } from '#auth/api-keys';
 import { LISTED_REVOKED_KEYS_MAX, MAX_KEYS_CREATED_PER_DAY, REVOKED_KEYS_LISTED_FOR_DAYS } from '#contract/account-limits';
-import { newUser, type SignedIn } from '../support/cognito-users';
+import { cognitoCall, newUser, signIn, type SignedIn } from '../support/cognito-users';
 import { expectError, useTestApi } from '../support/test-api';
 
 const api = useTestApi({ accounts: true, freshAuthorizer: true });
@@ -131,4 +131,14 @@ test(`creating more than ${MAX_KEYS_CREATED_PER_DAY} keys in a UTC day answers 4
   expect(retryAfter).toBeGreaterThan(0);
   expect(retryAfter).toBeLessThanOrEqual(24 * 60 * 60);
   expect((await api.scan('apiKeys')).filter((item) => item.accountId === user.sub)).toHaveLength(before);
+});
+
+test("Cognito's own DeleteUser is refused as the stage's WAF refuses it: the user and their keys stay, and DELETE /account is the way", async () => {
+  const user = await newUser(accounts());
+  const created = await createKey(user, 'kept');
+  expect(created.status).toBe(201);
+  const deleted = await cognitoCall(accounts().cognito.endpoint, 'DeleteUser', { AccessToken: user.accessToken });
+  expect(deleted.json).toMatchObject({ __type: 'ForbiddenException' });
+  await expect(signIn(accounts(), user.email, user.password)).resolves.toMatchObject({ accessToken: expect.any(String) });
+  expect((await api.call('GET', '/v1/pets', { key: (created.json as { key: string }).key })).status).toBe(200);
 });

@@ -6,7 +6,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import axe from 'axe-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { startTestApi, type TestApi, type TestApiOptions } from './test-api';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -80,4 +81,33 @@ export function useBrowserAndApi(options: () => TestApiOptions = () => ({}), per
     if (!started) throw new Error('the browser and the API start in beforeAll: use them inside tests');
     return { api: started.api, browser: started.chromium.context };
   };
+}
+
+/** The widths the portal is checked at: a phone held upright and a laptop. */
+export const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+
+/** How many CSS pixels the page runs out of the viewport sideways: 0 when nothing overflows. */
+export const horizontalOverflow = (page: Page): Promise<number> =>
+  page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+
+interface Finding {
+  readonly id: string;
+  readonly impact?: string | null;
+  readonly targets: string[];
+}
+
+/** axe-core's serious and critical findings on the page as it is now, one `rule (impact): element` line each. */
+export async function seriousAccessibilityFindings(page: Page): Promise<string[]> {
+  // Through the DevTools protocol, so the page's Content-Security-Policy does not apply to the injection.
+  await page.evaluate(axe.source);
+  const violations = await page.evaluate<Finding[]>(
+    `axe.run(document, { resultTypes: ['violations'] }).then(({ violations }) =>
+      violations.map(({ id, impact, nodes }) => ({ id, impact, targets: nodes.map((node) => node.target.join(' ')) })))`,
+  );
+  return violations
+    .filter(({ impact }) => impact === 'serious' || impact === 'critical')
+    .flatMap(({ id, impact, targets }) => targets.map((target) => `${id} (${impact ?? ''}): ${target}`));
 }
