@@ -25,7 +25,7 @@ const shared = {
 };
 
 const GENERATED_CLIENT = '<rootDir>/test/contract/generated-client.test.ts';
-const PROXIED_FAULTS = '<rootDir>/test/faults/dynamodb-unreachable.test.ts';
+const PROXIED_FAULTS = ['<rootDir>/test/faults/dynamodb-unreachable.test.ts', '<rootDir>/test/faults/dynamodb-throttled.test.ts'];
 
 export default {
   // Jest's default (cores − 1) is a single worker on a 2-core machine; most quick-tier time waits on I/O.
@@ -45,14 +45,14 @@ export default {
     {
       ...shared,
       displayName: 'slow',
-      testMatch: ['<rootDir>/test/infra/**/*.test.ts', GENERATED_CLIENT, PROXIED_FAULTS],
+      testMatch: ['<rootDir>/test/infra/**/*.test.ts', GENERATED_CLIENT, ...PROXIED_FAULTS],
       testTimeout: 120_000,
     },
     {
       ...shared,
       displayName: 'processes',
       testMatch: ['<rootDir>/test/{local,faults,load,browser}/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', PROXIED_FAULTS],
+      testPathIgnorePatterns: ['/node_modules/', ...PROXIED_FAULTS],
       runner: '<rootDir>/test/support/serial-runner.ts',
       testTimeout: 120_000,
     },

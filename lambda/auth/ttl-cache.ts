@@ -1,7 +1,12 @@
 /**
- * A small time-bounded, size-bounded cache for the authorizer's key lookups. Hand-written because it
- * is a dozen lines and a dependency would only add cold-start weight. Map order is insertion order,
- * so the first key is the oldest entry.
+ * A small time-bounded, size-bounded cache for the authorizer's key lookups, least recently used out
+ * first: a key in steady use keeps its entry however many others pass through, so a full cache costs
+ * reads for the keys seen once rather than for the busiest callers. Hand-written because it is a dozen
+ * lines and a dependency would only add cold-start weight. Map order is insertion order, so a hit
+ * re-inserts its entry at the back and the first key is the least recently used.
+ *
+ * A hit never extends an entry's time-to-live: what a lookup answered (a key revoked since, say)
+ * is reused for at most `ttlMs` after the lookup, however often it is read.
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
@@ -15,18 +20,17 @@ export class TtlCache<V> {
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
+    this.entries.delete(key);
+    if (entry.expiresAt <= this.now()) return undefined;
+    this.entries.set(key, entry);
     return entry.value;
   }
 
   set(key: string, value: V): void {
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
+      const leastRecentlyUsed = this.entries.keys().next();
+      if (!leastRecentlyUsed.done) this.entries.delete(leastRecentlyUsed.value);
     }
     this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
   }

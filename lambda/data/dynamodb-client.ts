@@ -1,16 +1,55 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { RetryErrorType, RetryStrategyV2, RetryToken } from '@smithy/types';
 import { SERVICE_NAME } from '#shared/function-settings';
 
 /**
- * Timeouts and retries are explicit so a slow or unreachable DynamoDB fails a request well inside the
- * Lambda timeout instead of hanging it: at most 3 attempts (standard mode: exponential backoff with
- * full jitter) of at most DYNAMODB_REQUEST_TIMEOUT_MS each.
+ * Timeouts and retries are explicit so a slow, unreachable or throttling DynamoDB fails a request well
+ * inside the Lambda timeout instead of holding it: at most 3 attempts of at most
+ * DYNAMODB_REQUEST_TIMEOUT_MS each, with exponential backoff and full jitter between them.
  */
 export const DYNAMODB_MAX_ATTEMPTS = 3;
 const DEFAULT_CONNECTION_TIMEOUT_MS = 1_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 2_000;
+
+/**
+ * The SDK backs a throttled call off from a 1 s base (0–1 s, then 0–2 s): each throttled request would
+ * hold its function for 1.5 s on average, up to 3 s, and under a throttled hot key those held
+ * functions pile up to the account's concurrency. A throttled answer comes back in milliseconds, so
+ * waiting is all that time is; a short retry still rides out a momentary throttle, and a longer one
+ * is better left to the client, whom the 503 tells to come back (Retry-After).
+ */
+const THROTTLING_BACKOFF_BASE_MS = 100;
+/** The most a throttled call waits between its attempts, in all (100 + 200 ms). */
+export const DYNAMODB_THROTTLING_BACKOFF_BUDGET_MS = THROTTLING_BACKOFF_BASE_MS * (2 ** (DYNAMODB_MAX_ATTEMPTS - 1) - 1);
+/**
+ * What is retried, with which backoff base: transient failures (a reset connection, a timeout, a 5xx)
+ * with the SDK's own DynamoDB default, as before; never a client error such as a failed condition.
+ */
+const BACKOFF_BASE_MS: Partial<Record<RetryErrorType, number>> = { THROTTLING: THROTTLING_BACKOFF_BASE_MS, TRANSIENT: 25 };
+
+const retryToken = (retryCount: number, delayMs: number): RetryToken => ({
+  getRetryCount: () => retryCount,
+  getRetryDelay: () => delayMs,
+});
+
+/**
+ * The SDK's standard retry decisions with our own backoff; the SDK's middleware sleeps for the
+ * returned delay. No retry quota: every call's retries are bounded anyway, so a quota drained by one
+ * burst of throttling would only fail the next momentary throttle that a retry would have ridden out.
+ */
+const dynamoDbRetryStrategy: RetryStrategyV2 = {
+  acquireInitialRetryToken: () => Promise.resolve(retryToken(0, 0)),
+  refreshRetryTokenForRetry: (token, { errorType }) => {
+    const retries = token.getRetryCount();
+    const base = BACKOFF_BASE_MS[errorType];
+    // The middleware then throws the call's own error, not this one.
+    if (base === undefined || retries + 1 >= DYNAMODB_MAX_ATTEMPTS) return Promise.reject(new Error('no retry left'));
+    return Promise.resolve(retryToken(retries + 1, Math.floor(Math.random() * base * 2 ** retries)));
+  },
+  recordSuccess: () => undefined,
+};
 
 const positiveNumberFromEnv = (name: string, fallback: number): number => {
   const value = Number(process.env[name]);
@@ -51,8 +90,9 @@ export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT, r
     ...(chosenRegion ? { region: chosenRegion } : {}),
     // Only set locally (DynamoDB Local / dynalite); in AWS the regional endpoint is used.
     ...(endpoint ? { endpoint } : {}),
+    // Only for the `amz-sdk-request` header; the strategy decides.
     maxAttempts: DYNAMODB_MAX_ATTEMPTS,
-    retryMode: 'standard',
+    retryStrategy: dynamoDbRetryStrategy,
     requestHandler: new NodeHttpHandler({
       connectionTimeout: positiveNumberFromEnv('DYNAMODB_CONNECTION_TIMEOUT_MS', DEFAULT_CONNECTION_TIMEOUT_MS),
       requestTimeout: positiveNumberFromEnv('DYNAMODB_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS),

@@ -84,7 +84,7 @@ describe('the authorizer resolving keys', () => {
     expect(await resolver.resolve(known)).toEqual({ authenticated: false, reason: 'revoked' });
   });
 
-  test('memory is bounded for both kinds: the oldest entry of each kind goes first', async () => {
+  test('memory is bounded for both kinds: the least recently used entry of each kind goes first', async () => {
     const { table, resolver } = setup({ knownMax: 2, unknownMax: 3 });
     const known = [generateApiKey(), generateApiKey(), generateApiKey()];
     for (const key of known) table.add(key);
@@ -98,5 +98,36 @@ describe('the authorizer resolving keys', () => {
     const [u0, u1, u2, u3] = unknown as [string, string, string, string];
     for (const key of [k2, k1, u3, u2, u1, k0, u0]) await resolver.resolve(key);
     expect(table.reads).toEqual([hashApiKey(k0), hashApiKey(u0)]);
+  });
+
+  test('a key in steady use keeps its entry while keys seen once pass through', async () => {
+    const { table, resolver, at } = setup({ knownMax: 2 });
+    const busy = generateApiKey();
+    const once = Array.from({ length: 5 }, generateApiKey);
+    for (const key of [busy, ...once]) table.add(key);
+    at(0);
+    for (const key of once) {
+      await resolver.resolve(busy);
+      await resolver.resolve(key);
+    }
+    // One read for the busy key, however many others came and went; with eviction in arrival order
+    // it was pushed out by every second new key and read again.
+    expect(table.reads.filter((hash) => hash === hashApiKey(busy))).toHaveLength(1);
+    expect(table.reads).toHaveLength(1 + once.length);
+  });
+
+  test('a revoked key stops working when its time-to-live ends, however often it was used meanwhile', async () => {
+    const { table, resolver, at } = setup({ knownMax: 2 });
+    const busy = generateApiKey();
+    table.add(busy);
+    at(0);
+    expect(await resolver.resolve(busy)).toMatchObject({ authenticated: true });
+    table.revoke(busy);
+    for (let time = 1_000; time < TTL_MS; time += 1_000) {
+      at(time);
+      expect(await resolver.resolve(busy)).toMatchObject({ authenticated: true });
+    }
+    at(TTL_MS);
+    expect(await resolver.resolve(busy)).toEqual({ authenticated: false, reason: 'revoked' });
   });
 });

@@ -16,6 +16,10 @@ describe('what a client sees for each kind of failure', () => {
       'provisioned throughput exceeded',
       sdkError('ProvisionedThroughputExceededException', { $fault: 'client', $metadata: { httpStatusCode: 400 } }),
     ],
+    [
+      "the account's request rate exceeded",
+      sdkError('RequestLimitExceeded', { $fault: 'client', $metadata: { httpStatusCode: 400, attempts: 3 } }),
+    ],
     ['a DynamoDB server error', sdkError('InternalServerError', { $fault: 'server', $metadata: { httpStatusCode: 500 } })],
     ['a transport failure (no HTTP answer)', sdkError('Error', { $metadata: { attempts: 3, totalRetryDelay: 120 } })],
     ['a request timeout', sdkError('TimeoutError', {})],
