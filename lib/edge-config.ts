@@ -26,6 +26,8 @@ export interface CustomDomains {
 export interface FrontDoor {
   /** Requests one client IP may send per evaluation window before WAF answers 429. */
   readonly rateLimit: number;
+  /** Requests one `Authorization` value (one API key) may send per window, from however many addresses. */
+  readonly keyRateLimit: number;
   readonly rateWindowSeconds: RateWindowSeconds;
 }
 
@@ -45,6 +47,7 @@ export interface EdgeContext {
   readonly disableDefaultEndpoint?: unknown;
   readonly frontDoor?: unknown;
   readonly frontDoorRateLimit?: unknown;
+  readonly frontDoorKeyRateLimit?: unknown;
 }
 
 const HOSTNAME = /^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
@@ -139,20 +142,27 @@ export function parseCustomDomains(context: EdgeContext, frontDoor: boolean): Cu
   };
 }
 
-/** `-c frontDoor=true [-c frontDoorRateLimit=N]`; undefined without it. */
+/** `-c frontDoor=true [-c frontDoorRateLimit=N] [-c frontDoorKeyRateLimit=N]`; undefined without it. */
 export function parseFrontDoor(context: EdgeContext, defaults: FrontDoor): FrontDoor | undefined {
   const enabled = flag('frontDoor', context.frontDoor) ?? false;
-  const limit = context.frontDoorRateLimit;
   if (!enabled) {
-    if (given(limit)) throw new Error('frontDoorRateLimit: given without -c frontDoor=true');
+    const stray = (['frontDoorRateLimit', 'frontDoorKeyRateLimit'] as const).filter((name) => given(context[name]));
+    if (stray.length > 0) throw new Error(`${stray.join(', ')}: given without -c frontDoor=true`);
     return undefined;
   }
-  if (!given(limit)) return defaults;
-  const rateLimit = typeof limit === 'number' ? limit : typeof limit === 'string' && /^\d+$/.test(limit) ? Number(limit) : NaN;
-  if (!Number.isSafeInteger(rateLimit) || rateLimit < MIN_RATE_LIMIT) {
-    throw new Error(
-      `frontDoorRateLimit: ${JSON.stringify(limit)} is not a whole number of requests of at least ${MIN_RATE_LIMIT} (per client IP per ${defaults.rateWindowSeconds} s)`,
-    );
-  }
-  return { ...defaults, rateLimit };
+  const limit = (name: string, value: unknown, what: string, fallback: number): number => {
+    if (!given(value)) return fallback;
+    const parsed = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < MIN_RATE_LIMIT) {
+      throw new Error(
+        `${name}: ${JSON.stringify(value)} is not a whole number of requests of at least ${MIN_RATE_LIMIT} (per ${what} per ${defaults.rateWindowSeconds} s)`,
+      );
+    }
+    return parsed;
+  };
+  return {
+    ...defaults,
+    rateLimit: limit('frontDoorRateLimit', context.frontDoorRateLimit, 'client IP', defaults.rateLimit),
+    keyRateLimit: limit('frontDoorKeyRateLimit', context.frontDoorKeyRateLimit, 'API key', defaults.keyRateLimit),
+  };
 }

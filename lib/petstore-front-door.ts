@@ -55,6 +55,16 @@ export const COUNTED_COMMON_RULES = [
   'EC2MetaDataSSRF_BODY',
 ] as const;
 
+/**
+ * The authorizer reads the scheme in any letter case and the key after any run of spaces: one key must be one
+ * WAF aggregate however it is spelled. Lower case merges only keys that differ in case alone, which random
+ * keys never do in practice.
+ */
+const AUTHORIZATION_AS_ONE_KEY: CfnWebACL.TextTransformationProperty[] = [
+  { priority: 0, type: 'COMPRESS_WHITE_SPACE' },
+  { priority: 1, type: 'LOWERCASE' },
+];
+
 const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
   metricName,
   cloudWatchMetricsEnabled: true,
@@ -81,7 +91,7 @@ export class FrontDoorEdgeResources extends Construct implements FrontDoorEdge {
     const prefix = `PetStore-${config.stage}-front-door`;
     const webAcl = new CfnWebACL(this, 'WebAcl', {
       scope: 'CLOUDFRONT',
-      description: `PetStore ${config.stage}: per-client-IP rate limit and AWS common rules in front of both APIs`,
+      description: `PetStore ${config.stage}: rate limits per client IP and per API key, and AWS common rules, in front of both APIs`,
       defaultAction: { allow: {} },
       visibilityConfig: visibility(prefix),
       customResponseBodies: { [TOO_MANY_REQUESTS_KEY]: { contentType: 'APPLICATION_JSON', content: TOO_MANY_REQUESTS_BODY } },
@@ -97,8 +107,25 @@ export class FrontDoorEdgeResources extends Construct implements FrontDoorEdge {
           visibilityConfig: visibility(`${prefix}-rate-limit`),
         },
         {
-          name: 'AwsCommonRules',
+          // One key spread over many addresses, each under the per-IP limit, is still one client. Requests
+          // without the header are not counted here (WAF skips a request that lacks a custom key); the per-IP
+          // rule holds them.
+          name: 'RateLimitPerApiKey',
           priority: 1,
+          statement: {
+            rateBasedStatement: {
+              aggregateKeyType: 'CUSTOM_KEYS',
+              customKeys: [{ header: { name: 'authorization', textTransformations: AUTHORIZATION_AS_ONE_KEY } }],
+              limit: frontDoor.keyRateLimit,
+              evaluationWindowSec: frontDoor.rateWindowSeconds,
+            },
+          },
+          action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: TOO_MANY_REQUESTS_KEY } } },
+          visibilityConfig: visibility(`${prefix}-key-rate-limit`),
+        },
+        {
+          name: 'AwsCommonRules',
+          priority: 2,
           statement: {
             managedRuleGroupStatement: {
               vendorName: 'AWS',

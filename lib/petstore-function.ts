@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -57,8 +57,8 @@ const resourceArn = (table: Table, access: TableAccess): string =>
 
 /**
  * One Lambda function of the service with every shared setting in one place: runtime, arm64, memory,
- * timeout, its own log group and role, JSON logs, environment, bundling. Its environment and IAM
- * statements come from its recipe (shared/function-recipe.ts) and nothing else.
+ * timeout, its own log group and role, JSON logs, environment, bundling. Its environment, IAM
+ * statements and reserved concurrency come from its recipe (shared/function-recipe.ts) and nothing else.
  */
 export class PetStoreFunction extends Construct {
   readonly function: NodejsFunction;
@@ -93,9 +93,13 @@ export class PetStoreFunction extends Construct {
       timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       role: this.role,
       logGroup: this.logGroup,
-      // Platform lines (START/REPORT) as JSON too, and Lambda drops app lines below the stage's level.
+      // Log levels apply only to JSON logs: Lambda drops app lines below the stage's level, and its own
+      // per-invocation records (platform.start, platform.report) below the system level.
       loggingFormat: LoggingFormat.JSON,
       applicationLogLevelV2: ApplicationLogLevel[config.logLevel],
+      systemLogLevelV2: SystemLogLevel[config.systemLogLevel],
+      // A write route's storm of throttled calls then takes at most this many executions from the account.
+      ...(recipe.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: recipe.reservedConcurrency } : {}),
       environment: { ...recipe.environment },
       projectRoot,
       depsLockFilePath: join(projectRoot, 'package-lock.json'),

@@ -1,4 +1,5 @@
 import { Duration, Validations } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   CorsHttpMethod,
@@ -7,6 +8,7 @@ import {
   HttpMethod,
   HttpNoneAuthorizer,
   LogGroupLogDestination,
+  type CfnStage,
   type CorsPreflightOptions,
   type HttpStage,
 } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -16,19 +18,20 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '#shared/cors';
-import { PREFLIGHT_ROUTE, type RouteDefinition } from '#shared/routes';
+import { PREFLIGHT_ROUTE, type ApiName, type RouteDefinition } from '#shared/routes';
+import { DEFAULT_ROUTE_KEY, PREFLIGHT_ROUTE_KEY, routeKeyOf, type ApiThrottling } from '#shared/stage-throttling';
 import type { StageConfig } from './stage-config';
 
 /**
  * One JSON object per request. No headers and no query string, so an API key can never land in the
  * access log; the authorizer's `keyId` (an identifier, not a secret) and `reason` explain 401s.
+ * Nothing twice, since every byte is paid for at ingestion on every request: the method is in `routeKey`
+ * (`$default` answers 404 whatever the method), and the time is the log event's own timestamp.
  */
 export const ACCESS_LOG_FIELDS = {
   requestId: '$context.requestId',
-  requestTime: '$context.requestTime',
   ip: '$context.identity.sourceIp',
   userAgent: '$context.identity.userAgent',
-  httpMethod: '$context.httpMethod',
   path: '$context.path',
   routeKey: '$context.routeKey',
   protocol: '$context.protocol',
@@ -53,6 +56,8 @@ const corsPreflight = (origins: readonly string[], methods?: readonly CorsHttpMe
 });
 
 export interface PetStoreHttpApiProps {
+  /** Which API of shared/routes.ts: its throttles come from the stage's (shared/stage-throttling.ts). */
+  readonly api: ApiName;
   readonly apiName: string;
   readonly description: string;
   readonly config: StageConfig;
@@ -74,16 +79,20 @@ export interface PetStoreHttpApiProps {
 
 /**
  * An HTTP API whose every route, `$default` included, runs the caller-resolving Lambda authorizer,
- * with a throttled `$default` stage that writes JSON access logs.
+ * with a `$default` stage throttled route by route that writes JSON access logs.
  */
 export class PetStoreHttpApi extends Construct {
   readonly api: HttpApi;
   readonly stage: HttpStage;
   readonly accessLogs: LogGroup;
+  private readonly throttling: ApiThrottling;
+  /** Route keys the stage has settings for, and whether the route exists yet. */
+  private readonly throttledRoutes = new Map<string, boolean>();
 
   constructor(scope: Construct, id: string, props: PetStoreHttpApiProps) {
     super(scope, id);
     const { config } = props;
+    this.throttling = config.throttling[props.api];
 
     // API Gateway must never answer 401/403 itself (it cannot shape the spec's error
     // body), so no identity source (a request without `Authorization` still reaches the authorizer),
@@ -115,12 +124,41 @@ export class PetStoreHttpApi extends Construct {
     this.stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
-      throttle: config.throttling,
+      throttle: this.throttling.defaultRoute,
       accessLogSettings: {
         destination: new LogGroupLogDestination(this.accessLogs),
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
     });
+    const routeSettings = Object.entries(this.throttling.routes);
+    if (routeSettings.length > 0) {
+      (this.stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
+        routeSettings.map(([key, { rateLimit, burstLimit }]) => [
+          key,
+          { ThrottlingRateLimit: rateLimit, ThrottlingBurstLimit: burstLimit },
+        ]),
+      );
+    }
+    for (const [key] of routeSettings) this.throttledRoutes.set(key, false);
+    const defaultRoute = this.api.node.tryFindChild('DefaultRoute');
+    if (defaultRoute) this.settled(DEFAULT_ROUTE_KEY, [defaultRoute]);
+    // A stage whose route settings name a route the API lacks fails at deploy time ("Unable to find Route by key").
+    this.node.addValidation({
+      validate: () =>
+        [...this.throttledRoutes]
+          .filter(([, exists]) => !exists)
+          .map(([key]) => `the ${props.api} API's stage throttles route ${key}, which the API does not have`),
+    });
+  }
+
+  /**
+   * The stage is created after the routes its route settings name, which CloudFormation otherwise does not
+   * know to wait for.
+   */
+  private settled(routeKey: string, routes: readonly IConstruct[]): void {
+    if (!this.throttledRoutes.has(routeKey)) return;
+    this.throttledRoutes.set(routeKey, true);
+    for (const route of routes) this.stage.node.addDependency(route);
   }
 
   /** The base URL of the API (no trailing slash). */
@@ -130,11 +168,12 @@ export class PetStoreHttpApi extends Construct {
 
   /** One route of shared/routes.ts to its own function; the default authorizer applies. */
   addRoute(route: RouteDefinition, handler: IFunction): void {
-    this.api.addRoutes({
+    const routes = this.api.addRoutes({
       path: route.path,
       methods: [HttpMethod[route.method]],
       integration: new HttpLambdaIntegration(`${route.operationId}Integration`, handler),
     });
+    this.settled(routeKeyOf(route), routes);
   }
 
   /**
@@ -149,6 +188,7 @@ export class PetStoreHttpApi extends Construct {
       integration: new HttpLambdaIntegration('PreflightIntegration', handler),
       authorizer: new HttpNoneAuthorizer(),
     });
+    this.settled(PREFLIGHT_ROUTE_KEY, routes);
     for (const route of routes) {
       Validations.of(route).acknowledge({
         id: 'AwsSolutions-APIG4',

@@ -49,6 +49,7 @@ export class PetStoreStack extends Stack {
       logLevel: config.logLevel,
       identity: { userPoolId: identity.userPool.userPoolId, issuer: identity.issuer, audience: identity.client.userPoolClientId },
       ...(originSecret ? { frontDoorSecret: originSecret.secretValue.unsafeUnwrap() } : {}),
+      ...(config.reservedConcurrency ? { reservedFor: config.throttling } : {}),
     };
     const functions = new Map<FunctionName, IFunction>(
       DEPLOYED_FUNCTIONS.map((fn) => [
@@ -75,6 +76,7 @@ export class PetStoreStack extends Stack {
     const portalOrigins = [portal.origin];
     const publicApi = (name: PublicApiName, description: string) =>
       new PetStoreHttpApi(this, `${constructIdOf(name)}Api`, {
+        api: name,
         apiName: `${id}-${name}`,
         description,
         config,
@@ -90,6 +92,7 @@ export class PetStoreStack extends Stack {
       // Its callers are signed-in users: API Gateway checks their access token (signature, issuer, the
       // portal's app client, expiry) before any function runs. Only the portal calls it from a browser.
       account: new PetStoreHttpApi(this, 'AccountApi', {
+        api: 'account',
         apiName: `${id}-account`,
         description: "Developer portal: a signed-in user's own API keys",
         config: { ...accountConfig, corsOrigins: [] },

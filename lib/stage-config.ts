@@ -13,12 +13,32 @@ import {
   type FrontDoor,
   type RateWindowSeconds,
 } from './edge-config';
-import { STAGE_THROTTLING, type ThrottleConfig } from '#shared/stage-throttling';
+import type { SystemLogLevel } from '#shared/function-settings';
+import {
+  CREATE_PET_ROUTE_KEY,
+  STAGE_THROTTLING,
+  type ApiThrottling,
+  type StageThrottling,
+  type ThrottleConfig,
+} from '#shared/stage-throttling';
 import type { StageName } from '#shared/stages';
+import type { TableKey } from '#shared/tables';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
-export type { ThrottleConfig } from '#shared/stage-throttling';
+export type { ApiThrottling, StageThrottling, ThrottleConfig } from '#shared/stage-throttling';
+
+/** Reads and writes per second a table (and its indexes) can take at once, raised ahead of a launch peak. */
+export interface WarmThroughput {
+  readonly readUnitsPerSecond?: number;
+  readonly writeUnitsPerSecond?: number;
+}
+
+/**
+ * What a new on-demand table or index takes at once without pre-warming ("Pre-warming a table for on-demand
+ * capacity mode"): warm throughput below it buys nothing.
+ */
+export const ON_DEMAND_WARM_FLOOR = { readUnitsPerSecond: 12_000, writeUnitsPerSecond: 4_000 } as const;
 
 export interface AlarmConfig {
   /** Alarm when more than this share of an API's requests answer 5xx (percent). */
@@ -68,7 +88,17 @@ export interface StageConfig {
   /** Log groups expire on their own; only prod keeps them past the stack, for audits. */
   readonly logRemovalPolicy: RemovalPolicy;
   readonly logLevel: LogLevel;
-  readonly throttling: ThrottleConfig;
+  /** Lambda's own records: at WARN no START/REPORT lines per invocation (shared/function-settings.ts). */
+  readonly systemLogLevel: SystemLogLevel;
+  /** Per API and per route (`-c petsRateLimit=… -c createPetRateLimit=…`; shared/stage-throttling.ts). */
+  readonly throttling: StageThrottling;
+  /**
+   * Whether the writes get reserved concurrency sized from their throttle (shared/function-settings.ts). Off in
+   * dev: a new account's concurrency quota can be too small to reserve any and still keep the 100 Lambda requires unreserved.
+   */
+  readonly reservedConcurrency: boolean;
+  /** Pre-warmed tables (`-c petsWarmWrites=… -c petsWarmReads=… -c messagesWarmWrites=…`); the pets values warm its status index too. */
+  readonly warmThroughput: Readonly<Partial<Record<TableKey, WarmThroughput>>>;
   readonly alarms: AlarmConfig;
   /** Subscribed to the alarm topic when set (`-c alarmEmail=ops@example.com`); prod requires it or `none`. */
   readonly alarmEmail?: string;
@@ -83,8 +113,11 @@ export interface StageConfig {
   readonly sesSender?: SesSender;
 }
 
-type StageDefaults = Omit<StageConfig, 'stage' | 'alarmEmail' | 'corsOrigins' | 'domains' | 'frontDoor' | 'sesSender'> & {
-  /** The front door's per-client-IP limit when `-c frontDoor=true` comes without `-c frontDoorRateLimit`. */
+type StageDefaults = Omit<
+  StageConfig,
+  'stage' | 'alarmEmail' | 'corsOrigins' | 'domains' | 'frontDoor' | 'sesSender' | 'warmThroughput'
+> & {
+  /** The front door's per-client limits when `-c frontDoor=true` comes without `-c frontDoorRateLimit` / `frontDoorKeyRateLimit`. */
   readonly frontDoorDefaults: FrontDoor;
 };
 
@@ -105,7 +138,10 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRetention: RetentionDays.ONE_WEEK,
     logRemovalPolicy: RemovalPolicy.DESTROY,
     logLevel: 'DEBUG',
+    // Cost is no concern at dev's rates, and a developer reading a function's log may want its START/REPORT lines.
+    systemLogLevel: 'INFO',
     throttling: STAGE_THROTTLING.dev,
+    reservedConcurrency: false,
     alarms: {
       serverErrorRatePercent: 10,
       authorizerErrors: 5,
@@ -115,7 +151,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
       throttledRequests: 100,
       ...ONE_FIVE_MINUTE_WINDOW,
     },
-    frontDoorDefaults: { rateLimit: 300, rateWindowSeconds: 60 },
+    frontDoorDefaults: { rateLimit: 300, keyRateLimit: 1_500, rateWindowSeconds: 60 },
     userPoolProtection: { emailingCallsPerClientIp: EMAILING_CALLS_PER_CLIENT_IP, callsPerClientIp: { limit: 100, windowSeconds: 300 } },
   },
   // Rehearses prod: tables are RETAINed so a mistaken `cdk destroy` loses no issued keys or data, but
@@ -126,7 +162,9 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRetention: RetentionDays.ONE_MONTH,
     logRemovalPolicy: RemovalPolicy.DESTROY,
     logLevel: 'INFO',
+    systemLogLevel: 'WARN',
     throttling: STAGE_THROTTLING.staging,
+    reservedConcurrency: true,
     alarms: {
       serverErrorRatePercent: 5,
       authorizerErrors: 1,
@@ -136,7 +174,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
       throttledRequests: 10,
       ...ONE_FIVE_MINUTE_WINDOW,
     },
-    frontDoorDefaults: { rateLimit: 600, rateWindowSeconds: 60 },
+    frontDoorDefaults: { rateLimit: 600, keyRateLimit: 3_000, rateWindowSeconds: 60 },
     userPoolProtection: { emailingCallsPerClientIp: EMAILING_CALLS_PER_CLIENT_IP, callsPerClientIp: { limit: 100, windowSeconds: 300 } },
   },
   // Data outlives the stack and cannot be deleted by accident; a single bad 5-minute window pages.
@@ -146,7 +184,9 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     logRetention: RetentionDays.SIX_MONTHS,
     logRemovalPolicy: RemovalPolicy.RETAIN,
     logLevel: 'INFO',
+    systemLogLevel: 'WARN',
     throttling: STAGE_THROTTLING.prod,
+    reservedConcurrency: true,
     // 401s: 3 000 in 5 minutes is 10 per second, far above keys mistyped by hand, well below a flood.
     alarms: {
       serverErrorRatePercent: 1,
@@ -157,7 +197,8 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
       throttledRequests: 10,
       ...ONE_FIVE_MINUTE_WINDOW,
     },
-    frontDoorDefaults: { rateLimit: 1_200, rateWindowSeconds: 60 },
+    // One key may run on several machines (5 × one address's limit), and still sends at most 100 requests/s.
+    frontDoorDefaults: { rateLimit: 1_200, keyRateLimit: 6_000, rateWindowSeconds: 60 },
     // A tab refreshes its 5-minute tokens about once per window; 300 leaves room for an office behind one address.
     userPoolProtection: { emailingCallsPerClientIp: EMAILING_CALLS_PER_CLIENT_IP, callsPerClientIp: { limit: 300, windowSeconds: 300 } },
   },
@@ -218,6 +259,91 @@ export interface StageContext extends EdgeContext {
   readonly corsOrigins?: unknown;
   readonly sesFromEmail?: unknown;
   readonly sesVerifiedDomain?: unknown;
+  readonly petsRateLimit?: unknown;
+  readonly petsBurstLimit?: unknown;
+  readonly createPetRateLimit?: unknown;
+  readonly createPetBurstLimit?: unknown;
+  readonly messagesRateLimit?: unknown;
+  readonly messagesBurstLimit?: unknown;
+  readonly petsWarmReads?: unknown;
+  readonly petsWarmWrites?: unknown;
+  readonly messagesWarmWrites?: unknown;
+}
+
+const given = (value: unknown): boolean => value !== undefined && value !== '';
+
+/** A whole number from context (a CLI string or a cdk.json number), at least `min`; undefined when not given. */
+function wholeNumber(name: string, value: unknown, min: number, unit: string): number | undefined {
+  if (!given(value)) return undefined;
+  const parsed = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(parsed) || parsed < min) {
+    throw new Error(`${name}: ${JSON.stringify(value)} is not a whole number of at least ${min.toLocaleString('en-US')} ${unit}`);
+  }
+  return parsed;
+}
+
+function throttleOf(base: ThrottleConfig, name: string, rate: unknown, burst: unknown): ThrottleConfig {
+  return {
+    rateLimit: wholeNumber(`${name}RateLimit`, rate, 1, 'requests per second') ?? base.rateLimit,
+    burstLimit: wholeNumber(`${name}BurstLimit`, burst, 1, 'requests') ?? base.burstLimit,
+  };
+}
+
+/** The stage's throttles with the context's: the pets and messages APIs' default route, and createPet's own. */
+function parseThrottling(defaults: StageThrottling, context: StageContext): StageThrottling {
+  const { pets, messages } = defaults;
+  const defaultRoute = throttleOf(pets.defaultRoute, 'pets', context.petsRateLimit, context.petsBurstLimit);
+  const ownRoute = pets.routes[CREATE_PET_ROUTE_KEY];
+  // A stage without a createPet route of its own keeps it on the default route unless the context sets one.
+  const createPet =
+    ownRoute || given(context.createPetRateLimit) || given(context.createPetBurstLimit)
+      ? throttleOf(ownRoute ?? defaultRoute, 'createPet', context.createPetRateLimit, context.createPetBurstLimit)
+      : undefined;
+  const withCreatePet: ApiThrottling = {
+    defaultRoute,
+    routes: { ...pets.routes, ...(createPet ? { [CREATE_PET_ROUTE_KEY]: createPet } : {}) },
+  };
+  return {
+    ...defaults,
+    pets: withCreatePet,
+    messages: {
+      ...messages,
+      defaultRoute: throttleOf(messages.defaultRoute, 'messages', context.messagesRateLimit, context.messagesBurstLimit),
+    },
+  };
+}
+
+function parseWarmThroughput(context: StageContext): Partial<Record<TableKey, WarmThroughput>> {
+  const reads = (name: string, value: unknown) =>
+    wholeNumber(name, value, ON_DEMAND_WARM_FLOOR.readUnitsPerSecond, 'read units per second (what a new on-demand table already takes)');
+  const writes = (name: string, value: unknown) =>
+    wholeNumber(name, value, ON_DEMAND_WARM_FLOOR.writeUnitsPerSecond, 'write units per second (what a new on-demand table already takes)');
+  const warm = (readUnits: number | undefined, writeUnits: number | undefined): WarmThroughput | undefined =>
+    readUnits === undefined && writeUnits === undefined
+      ? undefined
+      : {
+          ...(readUnits !== undefined ? { readUnitsPerSecond: readUnits } : {}),
+          ...(writeUnits !== undefined ? { writeUnitsPerSecond: writeUnits } : {}),
+        };
+  const pets = warm(reads('petsWarmReads', context.petsWarmReads), writes('petsWarmWrites', context.petsWarmWrites));
+  const messages = warm(undefined, writes('messagesWarmWrites', context.messagesWarmWrites));
+  return { ...(pets ? { pets } : {}), ...(messages ? { messages } : {}) };
+}
+
+/**
+ * createPet must stay below what the pets table takes at once, or DynamoDB, not the gateway, turns the excess
+ * away: each create is one write to the table and one to its status index (whose write-sharded key spreads
+ * them, shared/tables.ts).
+ */
+function checkCreatePetFitsTable(throttling: StageThrottling, warm: Partial<Record<TableKey, WarmThroughput>>): void {
+  const createPet = throttling.pets.routes[CREATE_PET_ROUTE_KEY] ?? throttling.pets.defaultRoute;
+  const tableWrites = warm.pets?.writeUnitsPerSecond ?? ON_DEMAND_WARM_FLOOR.writeUnitsPerSecond;
+  if (createPet.rateLimit > tableWrites) {
+    throw new Error(
+      `createPetRateLimit: ${createPet.rateLimit} creates/s is more than the pets table takes at once (${tableWrites} writes/s); ` +
+        `pre-warm it with -c petsWarmWrites=${createPet.rateLimit} or more (docs/capacity.md)`,
+    );
+  }
 }
 
 /** Every context key stageConfig reads: bin/app.ts hands over exactly these. */
@@ -232,8 +358,18 @@ export const STAGE_CONTEXT_KEYS = [
   'disableDefaultEndpoint',
   'frontDoor',
   'frontDoorRateLimit',
+  'frontDoorKeyRateLimit',
   'sesFromEmail',
   'sesVerifiedDomain',
+  'petsRateLimit',
+  'petsBurstLimit',
+  'createPetRateLimit',
+  'createPetBurstLimit',
+  'messagesRateLimit',
+  'messagesBurstLimit',
+  'petsWarmReads',
+  'petsWarmWrites',
+  'messagesWarmWrites',
 ] as const satisfies readonly (keyof StageContext)[];
 
 export function stageConfig(stage: StageName, context: StageContext = {}): StageConfig {
@@ -243,9 +379,14 @@ export function stageConfig(stage: StageName, context: StageContext = {}): Stage
   const frontDoor = parseFrontDoor(context, frontDoorDefaults);
   const domains = parseCustomDomains(context, frontDoor !== undefined);
   const sesSender = parseSesSender(stage, context.sesFromEmail, context.sesVerifiedDomain);
+  const throttling = parseThrottling(defaults.throttling, context);
+  const warmThroughput = parseWarmThroughput(context);
+  checkCreatePetFitsTable(throttling, warmThroughput);
   return {
     stage,
     ...defaults,
+    throttling,
+    warmThroughput,
     ...(alarmEmail ? { alarmEmail } : {}),
     ...(corsOrigins ? { corsOrigins } : {}),
     ...(domains ? { domains } : {}),

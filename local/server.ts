@@ -33,7 +33,7 @@ import {
 import { hostProblem, writeLocalError } from './host-check';
 import type { JwtAuthorizer } from './jwt-authorizer';
 import { servePortal, type PortalIdentity } from './portal-server';
-import { createThrottle, type ThrottleConfig } from './throttle';
+import { createThrottle, gatewayRouteKey, type GatewayThrottle } from './throttle';
 
 export interface LocalApi {
   /** `http://127.0.0.1:PORT`: the messages base URL. */
@@ -54,8 +54,8 @@ export interface LocalApiOptions {
   readonly portal?: PortalIdentity;
   /** Origins allowed to call from a browser, as a stage's `-c corsOrigins` (local/cors.ts); no CORS when absent. */
   readonly corsOrigins?: readonly string[];
-  /** API Gateway's stage throttle to emulate, per API; none when absent. */
-  readonly throttle?: ThrottleConfig;
+  /** API Gateway's stage throttles to emulate, per route; none when absent. */
+  readonly throttle?: GatewayThrottle;
   /** The throttle's clock in milliseconds (default `performance.now`); tests drive it. */
   readonly now?: () => number;
   /** Lambda's timeout (default: the stack's, shared/function-settings.ts); only tests shorten it. */
@@ -83,7 +83,8 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     // CORS as API Gateway does it (local/cors.ts): preflights skip the authorizer; every answer, the gateway's own too, gains the headers.
     const cors = (result: GatewayResponse): GatewayResponse =>
       corsOrigins ? withCors(result, method, singleValued(request.headers), corsOrigins) : result;
-    if (throttle && !throttle.admit(api)) return answer(response, cors(gatewayAnswer(429)), request);
+    if (throttle && !throttle.admit(api, gatewayRouteKey(match.route, method, path)))
+      return answer(response, cors(gatewayAnswer(429)), request);
     const body = await readBody(request, GATEWAY_MAX_BODY_BYTES);
     if (body === 'too_large') return answer(response, cors(gatewayAnswer(413)), request);
     const event = buildEvent(request, body, match, request.socket.remoteAddress ?? host);

@@ -17,7 +17,7 @@ import { openLocalStore, type LocalStore } from './local-store';
 import { currentParentPid, isAlive } from './processes';
 import { reloadingFunctions } from './reloading-functions';
 import { startLocalApi, type LocalApi } from './server';
-import { throttleFromEnvironment } from './throttle';
+import { describeThrottle, throttleFromEnvironment } from './throttle';
 
 const PARENT_POLL_MS = 500;
 /** `npm run dev`: the same server, its functions reloaded when lambda/ changes (local/reloading-functions.ts). */
@@ -137,9 +137,7 @@ async function main(): Promise<void> {
   console.log(
     [
       ...devKeyLines(devKey, dataDir, api.petsBaseUrl),
-      throttle
-        ? `Throttle: ${throttle.rateLimit} requests/s, bursts of ${throttle.burstLimit}, per API, as the deployed stage (PETSTORE_THROTTLE=off turns it off)`
-        : 'Throttle: off',
+      throttle ? `Throttle: ${describeThrottle(throttle)}, as the deployed stage (PETSTORE_THROTTLE=off turns it off)` : 'Throttle: off',
       `Messages base URL: ${api.origin}`,
       `Pets base URL: ${api.petsBaseUrl}`,
       ...(corsOrigins ? [`CORS: browsers may call from ${corsOrigins.join(', ')}`] : []),

@@ -1,29 +1,50 @@
 /**
- * API Gateway's stage throttle, emulated: one token bucket per API (pets, messages), holding up to the
- * burst limit and refilled at the rate limit. A request that finds the bucket empty is answered 429 by
- * the gateway itself, before the authorizer runs. Hand-written: ten lines, with a clock the tests
- * can drive; a dependency would add more than it saves.
+ * API Gateway's stage throttles, emulated: one token bucket per route of each API (pets, messages, account),
+ * holding up to the route's burst limit and refilled at its rate limit, sized as the stage deploys them
+ * (shared/stage-throttling.ts: the stage's default route settings, and route settings for the routes they
+ * name). A request that finds its route's bucket empty is answered 429 by the gateway itself, before the
+ * authorizer runs. Hand-written: a few lines, with a clock the tests can drive; a dependency would add more
+ * than it saves.
  */
-import { STAGE_THROTTLING, type ThrottleConfig } from '#shared/stage-throttling';
+import {
+  DEFAULT_ROUTE_KEY,
+  PREFLIGHT_ROUTE_KEY,
+  routeKeyOf,
+  routeThrottle,
+  STAGE_THROTTLING,
+  type StageThrottling,
+  type ThrottleConfig,
+} from '#shared/stage-throttling';
 import { isStageName, STAGES } from '#shared/stages';
-import type { ApiName } from '#shared/routes';
+import type { ApiName, RouteDefinition } from '#shared/routes';
 
-export type { ThrottleConfig } from '#shared/stage-throttling';
+export type { StageThrottling, ThrottleConfig } from '#shared/stage-throttling';
 
 export interface Throttle {
-  /** Takes a token from the API's bucket: `false` means API Gateway would answer 429. */
-  admit(api: ApiName): boolean;
+  /** Takes a token from the route's bucket: `false` means API Gateway would answer 429. */
+  admit(api: ApiName, routeKey: string): boolean;
 }
 
-export function createThrottle(config: ThrottleConfig, now: () => number = () => performance.now()): Throttle {
-  const buckets = new Map<ApiName, { tokens: number; at: number }>();
+/** A stage's throttles, or one limit for every route of every API (tests). */
+export type GatewayThrottle = StageThrottling | ThrottleConfig;
+
+const everyRoute = (limit: ThrottleConfig): StageThrottling => {
+  const api = { defaultRoute: limit, routes: {} };
+  return { pets: api, messages: api, account: api };
+};
+
+export function createThrottle(config: GatewayThrottle, now: () => number = () => performance.now()): Throttle {
+  const stage = 'rateLimit' in config ? everyRoute(config) : config;
+  const buckets = new Map<string, { tokens: number; at: number }>();
   return {
-    admit: (api) => {
+    admit: (api, routeKey) => {
+      const { rateLimit, burstLimit } = routeThrottle(stage[api], routeKey);
       const time = now();
-      const bucket = buckets.get(api) ?? { tokens: config.burstLimit, at: time };
-      bucket.tokens = Math.min(config.burstLimit, bucket.tokens + ((time - bucket.at) / 1000) * config.rateLimit);
+      const name = `${api} ${routeKey}`;
+      const bucket = buckets.get(name) ?? { tokens: burstLimit, at: time };
+      bucket.tokens = Math.min(burstLimit, bucket.tokens + ((time - bucket.at) / 1000) * rateLimit);
       bucket.at = time;
-      buckets.set(api, bucket);
+      buckets.set(name, bucket);
       if (bucket.tokens < 1) return false;
       bucket.tokens -= 1;
       return true;
@@ -32,11 +53,33 @@ export function createThrottle(config: ThrottleConfig, now: () => number = () =>
 }
 
 /**
+ * The route API Gateway would match: the request's route, else the preflight route (`OPTIONS /{proxy+}`, every
+ * path but `/`), else `$default`.
+ */
+export function gatewayRouteKey(route: RouteDefinition | undefined, method: string, path: string): string {
+  if (route) return routeKeyOf(route);
+  return method === 'OPTIONS' && path.length > 1 ? PREFLIGHT_ROUTE_KEY : DEFAULT_ROUTE_KEY;
+}
+
+/**
  * `PETSTORE_THROTTLE`: a stage name (its limits from shared/stage-throttling.ts) or `off`. `npm start`
  * emulates the dev stage by default, like the stage a developer deploys first.
  */
-export function throttleFromEnvironment(value: string = process.env.PETSTORE_THROTTLE ?? 'dev'): ThrottleConfig | undefined {
+export function throttleFromEnvironment(value: string = process.env.PETSTORE_THROTTLE ?? 'dev'): StageThrottling | undefined {
   if (value === 'off') return undefined;
   if (isStageName(value)) return STAGE_THROTTLING[value];
   throw new Error(`PETSTORE_THROTTLE must be off or a stage (${STAGES.join(', ')}), got ${value}`);
+}
+
+/** One line for the server's start-up output: each API's default route bucket, and every route apart. */
+export function describeThrottle(stage: StageThrottling): string {
+  const apis = Object.entries(stage) as [ApiName, StageThrottling[ApiName]][];
+  const limit = ({ rateLimit, burstLimit }: ThrottleConfig): string => `${rateLimit} requests/s, bursts of ${burstLimit}`;
+  const defaults = new Set(apis.map(([, { defaultRoute }]) => limit(defaultRoute)));
+  const perRoute =
+    defaults.size === 1
+      ? `${[...defaults].join('')}, per API route`
+      : apis.map(([api, { defaultRoute }]) => `${api} ${limit(defaultRoute)}`).join('; ') + ', per route';
+  const apart = apis.flatMap(([api, { routes }]) => Object.entries(routes).map(([key, route]) => `${api} ${key} ${limit(route)}`));
+  return apart.length > 0 ? `${perRoute}; apart: ${apart.join('; ')}` : perRoute;
 }

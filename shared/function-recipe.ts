@@ -7,7 +7,8 @@
 import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV, IDENTITY_ACCESS, USER_POOL_ID_ENV, type CognitoAction } from './accounts';
 import type { DeployedFunction } from './deployed-functions';
 import { FORWARDED_HOST_HEADER, FRONT_DOOR_SECRET_ENV, PUBLIC_HOST_HEADER_ENV } from './origin-headers';
-import { functionEnvironment } from './function-settings';
+import { CONCURRENCY_GUARDED_FUNCTIONS, functionEnvironment, reservedConcurrencyFor } from './function-settings';
+import { routeKeyOf, routeThrottle, type StageThrottling } from './stage-throttling';
 import { TABLE_ACCESS, tablesUsedBy, type TableAccess } from './table-access';
 import { tableEnvironment, type TableKey } from './tables';
 
@@ -20,6 +21,8 @@ export interface RunFacts {
   readonly identity?: { readonly userPoolId: string; readonly issuer: string; readonly audience: string };
   /** Behind a front door (shared/origin-headers.ts): the secret CloudFront sends, which the authorizer checks. */
   readonly frontDoorSecret?: string;
+  /** The stage's throttles, when it reserves concurrency for its writes (none locally: nothing to share). */
+  readonly reservedFor?: StageThrottling;
 }
 
 export interface FunctionRecipe {
@@ -28,6 +31,8 @@ export interface FunctionRecipe {
   readonly tables: readonly TableAccess[];
   /** What it may do to the user pool (shared/accounts.ts). */
   readonly identityActions: readonly CognitoAction[];
+  /** Executions reserved for it, which are also its ceiling; the account's shared pool when absent. */
+  readonly reservedConcurrency?: number;
 }
 
 function frontDoorEnvironment(fn: DeployedFunction, secret: string | undefined): Record<string, string> {
@@ -37,9 +42,16 @@ function frontDoorEnvironment(fn: DeployedFunction, secret: string | undefined):
   return fn.route && fn.route.api !== 'account' ? { [PUBLIC_HOST_HEADER_ENV]: FORWARDED_HOST_HEADER } : {};
 }
 
+function reservedConcurrency(fn: DeployedFunction, throttling: StageThrottling | undefined): number | undefined {
+  const guarded = (CONCURRENCY_GUARDED_FUNCTIONS as readonly string[]).includes(fn.name);
+  if (!guarded || !throttling || !fn.route) return undefined;
+  return reservedConcurrencyFor(routeThrottle(throttling[fn.route.api], routeKeyOf(fn.route)).rateLimit);
+}
+
 export function functionRecipe(fn: DeployedFunction, facts: RunFacts): FunctionRecipe {
   const identityActions = IDENTITY_ACCESS[fn.name] ?? [];
   const { identity } = facts;
+  const reserved = reservedConcurrency(fn, facts.reservedFor);
   return {
     environment: {
       ...tableEnvironment(tablesUsedBy(fn.name), facts.tableName),
@@ -51,5 +63,6 @@ export function functionRecipe(fn: DeployedFunction, facts: RunFacts): FunctionR
     },
     tables: TABLE_ACCESS[fn.name],
     identityActions,
+    ...(reserved !== undefined ? { reservedConcurrency: reserved } : {}),
   };
 }

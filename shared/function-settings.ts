@@ -26,3 +26,30 @@ export const functionEnvironment = (logLevel: string): Readonly<Record<string, s
   POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
   POWERTOOLS_LOG_LEVEL: logLevel,
 });
+
+/**
+ * The longest a request waits on a throttled DynamoDB call before it answers 503 `service_unavailable`
+ * (lambda/data/ fails fast instead of sitting in the SDK's backoff), plus its own work around that call.
+ */
+export const THROTTLED_REQUEST_HOLD_MS = 400;
+
+/**
+ * Reserved concurrency for a write route: enough for its whole throttle while every request is held for the
+ * fail-fast bound (Little's law: rate × hold), and no more, so a storm of throttled writes takes that many
+ * executions and leaves the rest of the account's pool to every other function. Also above rate / 10: Lambda
+ * allows a function 10 invocations per second per unit of its concurrency.
+ */
+export const reservedConcurrencyFor = (rateLimit: number): number =>
+  Math.max(Math.ceil((rateLimit * THROTTLED_REQUEST_HOLD_MS) / 1000), Math.ceil(rateLimit / 10));
+
+/**
+ * The writes, whose throttled calls hold a function longest: each gets reserved concurrency sized from its
+ * route's throttle where the stage reserves any (lib/stage-config.ts). Reads keep the shared pool.
+ */
+export const CONCURRENCY_GUARDED_FUNCTIONS = ['createPet', 'submitMessage'] as const;
+
+/**
+ * Lambda's own per-invocation records (platform.start, platform.report) are INFO: at WARN they are not
+ * ingested, and Lambda's Duration, Errors, Throttles and ConcurrentExecutions metrics still say what they did.
+ */
+export type SystemLogLevel = 'DEBUG' | 'INFO' | 'WARN';

@@ -7,9 +7,9 @@ const PREFLIGHT_KEY = `${PREFLIGHT_ROUTE.method} ${PREFLIGHT_ROUTE.path}`;
 
 /** What each stage promises, written out here rather than read from lib/stage-config.ts. */
 const EXPECTED = {
-  dev: { rateLimit: 20, burstLimit: 40, retentionDays: 7 },
-  staging: { rateLimit: 50, burstLimit: 100, retentionDays: 30 },
-  prod: { rateLimit: 200, burstLimit: 400, retentionDays: 180 },
+  dev: { retentionDays: 7 },
+  staging: { retentionDays: 30 },
+  prod: { retentionDays: 180 },
 } as const;
 
 /** Route key → the function name its integration invokes, for one API of the template. */
@@ -187,14 +187,7 @@ describe.each(STAGES)('%s stage HTTP API stages', (stage) => {
     for (const { Properties } of stages) expect(Properties).toMatchObject({ StageName: '$default', AutoDeploy: true });
   });
 
-  it('default route throttling follows the stage', () => {
-    for (const { Properties } of stagesOf()) {
-      expect(Properties.DefaultRouteSettings).toEqual({
-        ThrottlingRateLimit: EXPECTED[stage].rateLimit,
-        ThrottlingBurstLimit: EXPECTED[stage].burstLimit,
-      });
-    }
-  });
+  // Default route and route throttles per stage and per API: test/infra/throttling.test.ts.
 
   it('access logs are one JSON object per request with id, route, status, latency and authorizer outcome, never headers', () => {
     for (const { Properties } of stagesOf()) {

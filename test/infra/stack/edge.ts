@@ -162,12 +162,12 @@ describe('the front door (-c frontDoor=true) of a stage outside us-east-1', () =
 
   it('runs the AWS common rules, counting (not blocking) the body rules that would refuse valid 256 KiB or free-text bodies', () => {
     const rules = webAcl().Rules as Record<string, unknown>[];
-    expect(rules[1]).toMatchObject({
-      Priority: 1,
+    expect(rules[2]).toMatchObject({
+      Priority: 2,
       OverrideAction: { None: {} },
       Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' } },
     });
-    const overrides = (rules[1] as { Statement: { ManagedRuleGroupStatement: { RuleActionOverrides: unknown[] } } }).Statement
+    const overrides = (rules[2] as { Statement: { ManagedRuleGroupStatement: { RuleActionOverrides: unknown[] } } }).Statement
       .ManagedRuleGroupStatement.RuleActionOverrides;
     expect(overrides).toContainEqual({ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } });
     for (const override of overrides) expect(override).toMatchObject({ Name: expect.stringMatching(/_BODY$/), ActionToUse: { Count: {} } });
@@ -369,7 +369,11 @@ describe('edge context is checked before anything is built', () => {
   });
 
   it('reads booleans and numbers from cdk.json as well as strings from the command line', () => {
-    expect(stageConfig('staging', { frontDoor: true, frontDoorRateLimit: 50 }).frontDoor).toEqual({ rateLimit: 50, rateWindowSeconds: 60 });
+    expect(stageConfig('staging', { frontDoor: true, frontDoorRateLimit: 50 }).frontDoor).toEqual({
+      rateLimit: 50,
+      keyRateLimit: 3000,
+      rateWindowSeconds: 60,
+    });
     expect(stageConfig('staging', { ...NAMES, ...ZONE, disableDefaultEndpoint: false }).domains?.disableDefaultEndpoint).toBe(false);
   });
 
