@@ -64,7 +64,7 @@ function text(name: string, value: unknown): string | undefined {
   return value.trim();
 }
 
-function flag(name: string, value: unknown): boolean | undefined {
+export function flag(name: string, value: unknown): boolean | undefined {
   if (!given(value)) return undefined;
   if (value === true || value === 'true') return true;
   if (value === false || value === 'false') return false;

@@ -50,6 +50,7 @@ export class PetStoreStack extends Stack {
       identity: { userPoolId: identity.userPool.userPoolId, issuer: identity.issuer, audience: identity.client.userPoolClientId },
       ...(originSecret ? { frontDoorSecret: originSecret.secretValue.unsafeUnwrap() } : {}),
       ...(config.reservedConcurrency ? { reservedFor: config.throttling } : {}),
+      ...(config.statusIndexUpgrade ? { legacyStatusIndex: true } : {}),
     };
     const functions = new Map<FunctionName, IFunction>(
       DEPLOYED_FUNCTIONS.map((fn) => [

@@ -6,6 +6,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { parseCorsOrigins } from '#shared/cors';
 import {
+  flag,
   parseCustomDomains,
   parseFrontDoor,
   type CustomDomains,
@@ -97,6 +98,11 @@ export interface StageConfig {
    * dev: a new account's concurrency quota can be too small to reserve any and still keep the 100 Lambda requires unreserved.
    */
   readonly reservedConcurrency: boolean;
+  /**
+   * `-c statusIndexUpgrade=true`, for a stage deployed before the status index was sharded: the pets table keeps
+   * its old index beside the new one, and listPets reads the old one, until the backfill is done (docs/deploy.md).
+   */
+  readonly statusIndexUpgrade: boolean;
   /** Pre-warmed tables (`-c petsWarmWrites=… -c petsWarmReads=… -c messagesWarmWrites=…`); the pets values warm its status index too. */
   readonly warmThroughput: Readonly<Partial<Record<TableKey, WarmThroughput>>>;
   readonly alarms: AlarmConfig;
@@ -115,7 +121,7 @@ export interface StageConfig {
 
 type StageDefaults = Omit<
   StageConfig,
-  'stage' | 'alarmEmail' | 'corsOrigins' | 'domains' | 'frontDoor' | 'sesSender' | 'warmThroughput'
+  'stage' | 'alarmEmail' | 'corsOrigins' | 'domains' | 'frontDoor' | 'sesSender' | 'warmThroughput' | 'statusIndexUpgrade'
 > & {
   /** The front door's per-client limits when `-c frontDoor=true` comes without `-c frontDoorRateLimit` / `frontDoorKeyRateLimit`. */
   readonly frontDoorDefaults: FrontDoor;
@@ -268,6 +274,7 @@ export interface StageContext extends EdgeContext {
   readonly petsWarmReads?: unknown;
   readonly petsWarmWrites?: unknown;
   readonly messagesWarmWrites?: unknown;
+  readonly statusIndexUpgrade?: unknown;
 }
 
 const given = (value: unknown): boolean => value !== undefined && value !== '';
@@ -370,6 +377,7 @@ export const STAGE_CONTEXT_KEYS = [
   'petsWarmReads',
   'petsWarmWrites',
   'messagesWarmWrites',
+  'statusIndexUpgrade',
 ] as const satisfies readonly (keyof StageContext)[];
 
 export function stageConfig(stage: StageName, context: StageContext = {}): StageConfig {
@@ -387,6 +395,7 @@ export function stageConfig(stage: StageName, context: StageContext = {}): Stage
     ...defaults,
     throttling,
     warmThroughput,
+    statusIndexUpgrade: flag('statusIndexUpgrade', context.statusIndexUpgrade) ?? false,
     ...(alarmEmail ? { alarmEmail } : {}),
     ...(corsOrigins ? { corsOrigins } : {}),
     ...(domains ? { domains } : {}),
