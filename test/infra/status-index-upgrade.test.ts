@@ -4,14 +4,13 @@
  * listPets reads (and may read) the old one; without it, a stage has the sharded index alone.
  */
 import { PETS_LEGACY_STATUS_INDEX, PETS_LEGACY_STATUS_INDEX_ENV, PETS_STATUS_INDEX } from '#shared/tables';
-import { functionNamed, grants, indexArn, statementsOf, synth, tableId } from './support/synth';
+import { functionNamed, grants, indexArn, resourcesOfType, statementsOf, synth, tableId } from './support/synth';
 
 const indexesOf = (upgrading: boolean) => {
   const { template } = synth('prod', upgrading ? { statusIndexUpgrade: 'true' } : {});
-  const pets = template.toJSON().Resources[tableId(template, 'pets')] as {
-    Properties: { GlobalSecondaryIndexes: { IndexName: string }[] };
-  };
-  return pets.Properties.GlobalSecondaryIndexes.map((index) => index.IndexName);
+  const pets = resourcesOfType(template, 'AWS::DynamoDB::Table').get(tableId(template, 'pets')) as
+    { Properties: { GlobalSecondaryIndexes: { IndexName: string }[] } } | undefined;
+  return (pets?.Properties.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName);
 };
 
 test('while upgrading, the pets table has both indexes (one index created: CloudFormation adds one at a time)', () => {
