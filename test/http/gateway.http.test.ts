@@ -233,7 +233,7 @@ describe('answers API Gateway and Lambda give by themselves', () => {
     }
   });
 
-  test('over the stage\'s rate and burst an API answers 429 {"message":"Too Many Requests"} before the authorizer; each API has its own bucket', async () => {
+  test('over the stage\'s rate and burst an API answers 429 {"message":"Too Many Requests"} before the authorizer; each route has its own bucket', async () => {
     // The throttle's clock stands still unless the test moves it: no request races a refill.
     let clockMs = 0;
     const throttled = await startLocalApi({ functions, throttle: { rateLimit: 2, burstLimit: 3 }, now: () => clockMs });
@@ -244,7 +244,8 @@ describe('answers API Gateway and Lambda give by themselves', () => {
       expect(statuses).toEqual([200, 200, 200, 429]);
       await expectGatewayAnswer('GET', pets, await fetch(pets), 429, 'Too Many Requests');
       expect(seen.authorizer).toHaveLength(3);
-      // The messages API (and an unknown path outside /v1, its $default) draws on its own bucket.
+      // Another route draws on its own bucket (AWS applies a stage's default route throttle to each route): the
+      // messages API, and an unknown path outside /v1 (its $default).
       expect((await fetch(`${throttled.origin}/messages`, { method: 'POST' })).status).toBe(200);
       expect((await fetch(`${throttled.origin}/nowhere`)).status).toBe(200);
       // So does the account API (here without its identity provider: the gateway's 500, not 429).
