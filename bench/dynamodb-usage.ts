@@ -10,7 +10,7 @@
 import { dynamoDbClient } from '#data/dynamodb-client';
 import type { GatewayFunctions, LambdaFunction } from '#local/functions';
 import { issueApiKey } from '#auth/api-keys';
-import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
+import { DynamoApiKeyRepository, revokedKeyItem } from '#data/repositories/api-key-repository';
 import { BENCH_ACCOUNT_ID, type BenchStore } from './bench-store';
 import { authorizerEventFor, lambdaContext, madeUpKey, requestOf } from './events';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
@@ -42,13 +42,7 @@ async function seedHistory(bench: BenchStore, count: number): Promise<void> {
       description: `history ${index}`,
       now: new Date(revokedAt.getTime() - DAY_MS),
     });
-    const listedUntil = new Date(revokedAt.getTime() + REVOKED_KEYS_LISTED_FOR_DAYS * DAY_MS);
-    return {
-      ...record,
-      revokedAt: revokedAt.toISOString(),
-      listedUntil: listedUntil.toISOString(),
-      expiresAt: Math.ceil(listedUntil.getTime() / 1000),
-    };
+    return revokedKeyItem(record, revokedAt);
   });
   for (let start = 0; start < items.length; start += 25) {
     const batch = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));

@@ -6,6 +6,7 @@
  */
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { issueApiKey } from '#auth/api-keys';
+import { revokedKeyItem } from '#data/repositories/api-key-repository';
 import { LISTED_REVOKED_KEYS_MAX, MAX_KEYS_CREATED_PER_DAY, REVOKED_KEYS_LISTED_FOR_DAYS } from '#contract/account-limits';
 import { cognitoCall, newUser, signIn, type SignedIn } from '../support/cognito-users';
 import { expectError, useTestApi } from '../support/test-api';
@@ -61,13 +62,7 @@ describe('an account with a long history', () => {
     const now = Date.now();
     const item = (index: number, revokedAt: Date) => {
       const { record } = issueApiKey({ accountId: user.sub, description: `old ${index}`, now: new Date(revokedAt.getTime() - DAY_MS) });
-      const until = new Date(revokedAt.getTime() + REVOKED_KEYS_LISTED_FOR_DAYS * DAY_MS);
-      return {
-        ...record,
-        revokedAt: revokedAt.toISOString(),
-        listedUntil: until.toISOString(),
-        expiresAt: Math.ceil(until.getTime() / 1000),
-      };
+      return revokedKeyItem(record, revokedAt);
     };
     // Half revoked within the listing window (one minute apart, newest first), half long ago (awaiting TTL).
     const recent = Array.from({ length: HISTORY / 2 }, (_, index) => item(index, new Date(now - (index + 1) * 60_000)));
@@ -80,7 +75,7 @@ describe('an account with a long history', () => {
       const { UnprocessedItems } = await api.db.send(new BatchWriteCommand({ RequestItems: { [api.tableNames.apiKeys]: batch } }));
       expect(Object.keys(UnprocessedItems ?? {})).toEqual([]);
     }
-    recentlyRevokedIds = recent.map((record) => record.keyId);
+    recentlyRevokedIds = recent.map((record) => record.keyId as string);
   }, 60_000);
 
   test(`the listing shows the active keys and the ${LISTED_REVOKED_KEYS_MAX} most recently revoked, whatever the history`, async () => {

@@ -68,6 +68,20 @@ function revocation(at: Date): { readonly update: string; readonly values: Recor
   };
 }
 
+/**
+ * A key as the table keeps it once revoked at `revokedAt`: for tools that write an account's history directly
+ * (the bench, tests), so they store exactly what revoking stores.
+ */
+export function revokedKeyItem(record: ApiKeyRecord, revokedAt: Date): Record<string, unknown> {
+  const until = listedUntil(revokedAt);
+  return {
+    ...record,
+    revokedAt: revokedAt.toISOString(),
+    [LISTED_UNTIL]: until.toISOString(),
+    [EXPIRES_AT]: Math.ceil(until.getTime() / 1000),
+  };
+}
+
 export class DynamoApiKeyRepository implements ApiKeyRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,
