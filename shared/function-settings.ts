@@ -22,6 +22,12 @@ export const FUNCTION_MEMORY_MB = 512;
  */
 export const FUNCTION_TIMEOUT_SECONDS = 10;
 
+/**
+ * The stage a function belongs to, as its metrics' `Stage` dimension (shared/metrics.ts): stages may share an
+ * account and a namespace. Set by the stack; `local` when absent.
+ */
+export const STAGE_ENV = 'PETSTORE_STAGE';
+
 export const functionEnvironment = (logLevel: string): Readonly<Record<string, string>> => ({
   POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
   POWERTOOLS_LOG_LEVEL: logLevel,

@@ -1,6 +1,7 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { COGNITO_ENDPOINT_ENV } from '#shared/accounts';
+import { observeAwsClient } from '#runtime/tracing';
 
 let shared: CognitoIdentityProviderClient | undefined;
 
@@ -11,10 +12,13 @@ let shared: CognitoIdentityProviderClient | undefined;
  */
 export function cognitoClient(): CognitoIdentityProviderClient {
   const endpoint = process.env[COGNITO_ENDPOINT_ENV];
-  shared ??= new CognitoIdentityProviderClient({
-    ...(endpoint ? { endpoint } : {}),
-    maxAttempts: 3,
-    requestHandler: new NodeHttpHandler({ connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true }),
-  });
+  shared ??= observeAwsClient(
+    new CognitoIdentityProviderClient({
+      ...(endpoint ? { endpoint } : {}),
+      maxAttempts: 3,
+      requestHandler: new NodeHttpHandler({ connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true }),
+    }),
+    'CognitoIdentityProvider',
+  );
   return shared;
 }

@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { RetryErrorType, RetryStrategyV2, RetryToken } from '@smithy/types';
 import { SERVICE_NAME } from '#shared/function-settings';
+import { observeAwsClient } from '#runtime/tracing';
 
 /**
  * Timeouts and retries are explicit so a slow, unreachable or throttling DynamoDB fails a request well
@@ -116,7 +117,8 @@ let sharedDocumentClient: DynamoDBDocumentClient | undefined;
 
 /** One client per process, created on first use and reused across invocations (keep-alive). */
 export function dynamoDbClient(): DynamoDBClient {
-  sharedClient ??= createDynamoDbClient();
+  // Each call a subsegment of its request's trace and, at DEBUG, a line of its request (lambda/runtime/tracing.ts).
+  sharedClient ??= observeAwsClient(createDynamoDbClient(), 'DynamoDB');
   return sharedClient;
 }
 

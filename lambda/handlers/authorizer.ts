@@ -5,6 +5,7 @@ import type { AuthorizerContext } from '#contract/caller';
 import { KeyResolver } from '#auth/key-resolver';
 import { cameThroughFrontDoor } from '#auth/origin-secret';
 import { log } from '#runtime/logger';
+import { observed } from '#runtime/observe';
 import type { ApiKeyRecord } from '#auth/key-record';
 import { apiKeys } from '#data/stores/api-keys';
 
@@ -30,7 +31,7 @@ type Result = APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>;
  */
 const resolved = (context: AuthorizerContext): Result => ({ isAuthorized: true, context });
 
-export async function handler(event: APIGatewayRequestAuthorizerEventV2): Promise<Result> {
+async function authorize(event: APIGatewayRequestAuthorizerEventV2): Promise<Result> {
   // Front door (-c frontDoor=true, lambda/auth/origin-secret.ts): a request that bypassed CloudFront is
   // anonymous whatever key it holds, and costs no key lookup.
   if (!cameThroughFrontDoor(event.headers)) return resolved({ authenticated: false, reason: 'not_via_front_door' });
@@ -47,3 +48,11 @@ export async function handler(event: APIGatewayRequestAuthorizerEventV2): Promis
     return resolved({ authenticated: false, reason: 'unavailable' });
   }
 }
+
+/** Its metrics and INFO line: an anonymous caller is a client error by its reason, a failed lookup ours. */
+export const handler = observed('authorizer', authorize, (result) => {
+  const context = result?.context;
+  if (!context) return { outcome: 'server_error', code: 'internal_error' };
+  if (context.authenticated) return { outcome: 'success' };
+  return { outcome: context.reason === 'unavailable' ? 'server_error' : 'client_error', code: context.reason };
+});

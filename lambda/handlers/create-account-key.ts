@@ -6,6 +6,7 @@ import { jsonResponse } from '#http/responses';
 import { CREATE_ACCOUNT_KEY } from '#contract/operations/create-account-key';
 import type { CreatedAccountKey } from '#contract/schemas/account-key-response';
 import { accountKeys } from '#data/stores/account-keys';
+import { count } from '#runtime/metrics';
 
 const keys = accountKeys();
 
@@ -33,6 +34,7 @@ export const handler = httpHandler(CREATE_ACCOUNT_KEY, async ({ caller, body }) 
       { 'retry-after': String(secondsToNextUtcDay(new Date())) },
     );
   }
+  count('KeysIssued', {});
   const answer: CreatedAccountKey = { ...accountKeyAnswer(created.record), key: created.key };
   return jsonResponse(201, answer);
 });

@@ -3,6 +3,7 @@ import { noContentResponse } from '#http/responses';
 import { DELETE_ACCOUNT } from '#contract/operations/delete-account';
 import { accountDirectory } from '#data/stores/account-directory';
 import { accountKeys } from '#data/stores/account-keys';
+import { count } from '#runtime/metrics';
 
 const keys = accountKeys();
 const directory = accountDirectory();
@@ -13,7 +14,7 @@ const directory = accountDirectory();
  * account. Repeating it after a failure is safe (both steps are idempotent).
  */
 export const handler = httpHandler(DELETE_ACCOUNT, async ({ caller }) => {
-  await keys.close(caller.accountId, new Date());
+  count('KeysRevoked', {}, await keys.close(caller.accountId, new Date()));
   await directory.deleteUser(caller.username);
   return noContentResponse();
 });

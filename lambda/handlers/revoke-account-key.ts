@@ -4,6 +4,7 @@ import { httpHandler } from '#http/http-handler';
 import { jsonResponse } from '#http/responses';
 import { REVOKE_ACCOUNT_KEY } from '#contract/operations/revoke-account-key';
 import { accountKeys } from '#data/stores/account-keys';
+import { count } from '#runtime/metrics';
 
 const keys = accountKeys();
 
@@ -12,7 +13,9 @@ const keys = accountKeys();
  * time); 404 for an id that is not one of the caller's keys, whether unknown or another account's.
  */
 export const handler = httpHandler(REVOKE_ACCOUNT_KEY, async ({ caller, path }) => {
-  const revoked = await keys.revoke(caller.accountId, path.keyId, new Date());
+  const now = new Date();
+  const revoked = await keys.revoke(caller.accountId, path.keyId, now);
   if (!revoked) throw notFound(`this account has no key ${path.keyId}`);
+  if (revoked.revokedAt === now.toISOString()) count('KeysRevoked', {});
   return jsonResponse(200, accountKeyAnswer(revoked));
 });

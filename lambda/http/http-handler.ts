@@ -1,8 +1,8 @@
-import middy from '@middy/core';
+import middy, { type MiddlewareObj } from '@middy/core';
 import httpEventNormalizer from '@middy/http-event-normalizer';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Caller } from '#contract/caller';
 import type { HttpResponse } from './responses';
 import type { IdempotencyClaim } from '#data/repositories/write-once';
@@ -16,6 +16,9 @@ import { callerOf, requireCaller } from '#auth/require-caller';
 import type { InputSchemas, OperationSpec } from '#contract/operation-spec';
 import { NoBody } from '#contract/schemas/no-input';
 import { validInput, type ValidInput } from './validate-input';
+import { debug } from '#runtime/logger';
+import { observed } from '#runtime/observe';
+import type { Outcome } from '#shared/metrics';
 
 export type { InputSchemas, OperationSpec } from '#contract/operation-spec';
 
@@ -45,20 +48,23 @@ type Operation<Spec extends OperationSpec, C extends Caller | AccountCaller> = (
  * both typed by its spec — no untyped context in between. The spec's `caller` picks the check: an API
  * key (the default) or, for the account API, a signed-in user's access token.
  */
-export function httpHandler<const Spec extends OperationSpec>(spec: Spec, operation: Operation<Spec, CallerOf<Spec>>) {
+export function httpHandler<const Spec extends OperationSpec>(
+  spec: Spec,
+  operation: Operation<Spec, CallerOf<Spec>>,
+): (event: APIGatewayProxyEventV2, context?: Context) => Promise<HttpResponse> {
   const forAccounts = spec.caller === 'account';
-  const handler = middy<APIGatewayProxyEventV2, HttpResponse>({ timeoutEarlyInMillis: 0 })
-    .use(forAccounts ? requireAccount() : requireCaller())
+  const handler = middy<APIGatewayProxyEventV2, HttpResponse>({ timeoutEarlyInMillis: 0, ...PIPELINE_STEPS })
+    .use(named(forAccounts ? 'requireAccount' : 'requireCaller', forAccounts ? requireAccount() : requireCaller()))
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer());
   if (spec.input.body !== NoBody)
     handler
-      .use(limitBodySize())
-      .use(jsonTextBody())
+      .use(named('limitBodySize', limitBodySize()))
+      .use(named('jsonTextBody', jsonTextBody()))
       .use(httpJsonBodyParser({ disableContentTypeCheck: true }));
-  return handler
-    .use(addHeaders(spec.headers ?? {}))
-    .use(mapErrors(spec.operationId))
+  handler
+    .use(named('addHeaders', addHeaders(spec.headers ?? {})))
+    .use(named('mapErrors', mapErrors(spec.operationId)))
     .handler(async (event) => {
       // The check matches CallerOf<Spec> by construction; TypeScript cannot narrow a conditional type on a value.
       const caller = (forAccounts ? accountOf(event) : callerOf(event)) as CallerOf<Spec>;
@@ -66,4 +72,33 @@ export function httpHandler<const Spec extends OperationSpec>(spec: Spec, operat
       const idempotency = spec.idempotent ? claimOf(event, spec.operationId, caller, input.body) : undefined;
       return operation({ ...input, caller, event, idempotency });
     });
+  // Outside Middy, so that the request scope (ids in every line) spans all of it, error mapping included.
+  // Middy types its event as the normalisers' output; the gateway sends a payload 2.0 event.
+  const invoke = handler as unknown as (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse>;
+  return observed(spec.operationId, invoke, (response, scope, event) => {
+    // No response: mapErrors itself failed, and Lambda answers the gateway's 500.
+    const status = response?.statusCode ?? 500;
+    const code = status >= 400 ? (scope.code ?? 'internal_error') : undefined;
+    const fields = { method: event.requestContext.http.method, route: event.routeKey, path: event.rawPath, status };
+    return { outcome: outcomeOf(status), code, fields };
+  });
 }
+
+const outcomeOf = (status: number): Outcome => (status < 400 ? 'success' : status < 500 ? 'client_error' : 'server_error');
+
+/** Names our middlewares' steps as Middy's own are named (`httpJsonBodyParserMiddlewareBefore`), for the DEBUG lines. */
+function named<M extends MiddlewareObj<APIGatewayProxyEventV2, HttpResponse>>(name: string, middleware: M): M {
+  for (const phase of ['before', 'after', 'onError'] as const) {
+    const step = middleware[phase];
+    if (step) Object.defineProperty(step, 'name', { value: `${name}${phase[0]?.toUpperCase() ?? ''}${phase.slice(1)}` });
+  }
+  return middleware;
+}
+
+/** DEBUG shows the request's path through the pipeline: each Middy step as it starts and ends. */
+const PIPELINE_STEPS = {
+  beforeMiddleware: (name: string) => debug('middleware start', () => ({ step: name })),
+  afterMiddleware: (name: string) => debug('middleware end', () => ({ step: name })),
+  beforeHandler: () => debug('operation start'),
+  afterHandler: () => debug('operation end'),
+};

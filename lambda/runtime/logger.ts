@@ -1,32 +1,99 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
 import { SERVICE_NAME } from '#shared/function-settings';
+import { currentScope } from './request-scope';
 
-export type LogLevel = 'warn' | 'error';
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
-let loading: Promise<Logger> | undefined;
+const RANK: Readonly<Record<LogLevel | 'silent', number>> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 /**
- * Powertools Logger (structured JSON; level from POWERTOOLS_LOG_LEVEL), loaded on first use: only
- * failure paths log, so no cold start pays for loading it (`npm run bench`, part 1), and esbuild
- * keeps a dynamically imported module unevaluated until then. Never log keys, Authorization headers
- * or bodies.
+ * POWERTOOLS_LOG_LEVEL (Powertools' name, which the stack sets per stage), read on every call so a test or the
+ * local server can change it; Powertools' default, INFO, when unset or unknown. `CRITICAL` counts as error.
  */
-export function logger(): Promise<Logger> {
-  loading ??= import('@aws-lambda-powertools/logger').then(
-    ({ Logger: PowertoolsLogger }) => new PowertoolsLogger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME }),
-  );
-  return loading;
+function threshold(): number {
+  const configured = process.env.POWERTOOLS_LOG_LEVEL?.toLowerCase();
+  if (configured === 'critical') return RANK.error;
+  return configured !== undefined && configured in RANK ? RANK[configured as LogLevel] : RANK.info;
 }
 
-/** An error's stack as TypeScript positions: see source-mapped-stack.ts (also loaded on first use). */
-async function withSourceStacks(fields: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const errors = Object.values(fields).filter((value): value is Error => value instanceof Error && typeof value.stack === 'string');
+export const isLogged = (level: LogLevel): boolean => RANK[level] >= threshold();
+
+/**
+ * The sink every line goes through (exposed so tests can capture it). Our own JSON lines in Powertools
+ * Logger's shape rather than Powertools Logger itself: now that INFO writes one line per request, loading
+ * it would cost every cold start's first request about half a bare node start (measured with the
+ * bundles of lib/bundling.ts); these lines cost nothing to load. Never log keys, Authorization headers or bodies.
+ */
+export interface LogSink {
+  readonly console: Console;
+}
+let sink: LogSink | undefined;
+
+// Built on first use: a function that logs nothing at its level (WARN, success) never builds it.
+const sinkOf = (): LogSink =>
+  (sink ??= { console: new (process.getBuiltinModule('node:console').Console)({ stdout: process.stdout, stderr: process.stderr }) });
+
+export function logger(): Promise<LogSink> {
+  return Promise.resolve(sinkOf());
+}
+
+/** The source frame `file:line` an error was thrown at, as Powertools Logger reports it. */
+const locationOf = (stack: string): string =>
+  /\(?([^\s()]+?):(\d+):\d+\)?\s*$/m
+    .exec(stack.split('\n')[1] ?? '')
+    ?.slice(1, 3)
+    .join(':') ?? '';
+
+/** An error's stack as TypeScript positions: see source-mapped-stack.ts, loaded only when an error is logged. */
+async function serialised(fields: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const errors = Object.entries(fields).filter((entry): entry is [string, Error] => entry[1] instanceof Error);
   if (errors.length === 0) return fields;
   const { sourceMappedStack } = await import('./source-mapped-stack');
-  for (const error of errors) error.stack = sourceMappedStack(error.stack as string);
-  return fields;
+  const out = { ...fields };
+  for (const [key, error] of errors) {
+    const stack = typeof error.stack === 'string' ? sourceMappedStack(error.stack) : '';
+    out[key] = { name: error.name, location: locationOf(stack), message: error.message, stack };
+  }
+  return out;
 }
 
-export async function log(level: LogLevel, message: string, fields: Record<string, unknown>): Promise<void> {
-  (await logger())[level](message, await withSourceStacks(fields));
+/** What ties a line to its request: Lambda's id, API Gateway's (the client's `apigw-requestid`), the trace. */
+function correlation(): Record<string, unknown> {
+  const scope = currentScope();
+  if (!scope) return {};
+  return {
+    operation: scope.operation,
+    cold_start: scope.coldStart,
+    function_request_id: scope.awsRequestId,
+    ...(scope.apigwRequestId === undefined ? {} : { apigw_request_id: scope.apigwRequestId }),
+    ...(scope.trace === undefined ? {} : { xray_trace_id: scope.trace.traceId }),
+  };
+}
+
+function write(level: LogLevel, message: string, fields: Record<string, unknown>): void {
+  const line = {
+    level: level.toUpperCase(),
+    message,
+    timestamp: new Date().toISOString(),
+    service: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME,
+    ...(process.env.AWS_LAMBDA_FUNCTION_NAME === undefined ? {} : { function_name: process.env.AWS_LAMBDA_FUNCTION_NAME }),
+    ...correlation(),
+    ...fields,
+  };
+  sinkOf().console[level](JSON.stringify(line));
+}
+
+/** Awaited by callers on failure paths: a line written after the invocation returns could be lost when Lambda freezes it. */
+export async function log(level: LogLevel, message: string, fields: Record<string, unknown> = {}): Promise<void> {
+  if (!isLogged(level)) return;
+  write(level, message, await serialised(fields));
+}
+
+/** A DEBUG line with no error in it, written at once; the level check comes first, so a disabled line costs a comparison. */
+export function debug(message: string, fields?: () => Record<string, unknown>): void {
+  if (isLogged('debug')) write('debug', message, fields ? fields() : {});
+}
+
+/** An INFO line with no error in it, written at once. */
+export function info(message: string, fields: Record<string, unknown>): void {
+  if (isLogged('info')) write('info', message, fields);
 }

@@ -17,7 +17,7 @@ const invoke = (lambda: Record<string, unknown> | undefined) =>
         http: { method: 'GET', path: '/x' },
         ...(lambda ? { authorizer: { lambda } } : {}),
       },
-    } as unknown as APIGatewayProxyEventV2 as never,
+    } as unknown as APIGatewayProxyEventV2,
     { awsRequestId: 'a' } as never,
   );
 

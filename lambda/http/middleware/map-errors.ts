@@ -4,6 +4,7 @@ import { DependencyUnavailableError, IdempotencyKeyReusedError } from '#contract
 import { ApiError, idempotencyKeyReused, serviceUnavailable } from '#contract/errors';
 import { jsonResponse, type HttpResponse } from '../responses';
 import { log, type LogLevel } from '#runtime/logger';
+import { currentScope } from '#runtime/request-scope';
 
 /** Errors Middy's own middlewares throw (`@middy/util` createError). */
 interface MiddyHttpError extends Error {
@@ -93,6 +94,9 @@ export const mapErrors = (operation: string): MiddlewareObj<APIGatewayProxyEvent
     const where = { operation, requestId: request.event.requestContext.requestId, awsRequestId: request.context.awsRequestId };
     const { apiError, log: entry } = classify(request.error, where);
     request.response = errorResponse(apiError);
+    // For the request's metrics and INFO line (lambda/runtime/observe.ts): its Errors by Code.
+    const scope = currentScope();
+    if (scope) scope.code = apiError.code;
     // Awaited: a line written after the invocation returns could be lost when Lambda freezes it.
     if (entry) await log(entry.level, entry.message, entry.fields);
   },
