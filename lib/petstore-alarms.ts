@@ -37,6 +37,13 @@ export const COUNTED_STATUSES = { unauthorized: '401', throttled: '429' } as con
  */
 export class PetStoreAlarms extends Construct {
   readonly topic: Topic;
+  /** Every alarm of the stage, for the dashboard's alarm status. */
+  readonly alarms: readonly Alarm[];
+  /** Per API, its 5xx rate alarm: a gradual deploy of a function behind it rolls back on it. */
+  readonly serverErrorRate: Readonly<Record<ApiName, Alarm>>;
+  readonly authorizerErrors: Alarm;
+  /** Per API, the 401s and 429s counted from its access log (HTTP APIs publish neither apart). */
+  readonly statusCounts: Readonly<Record<ApiName, { readonly unauthorized: Metric; readonly throttled: Metric }>>;
 
   constructor(scope: Construct, id: string, props: PetStoreAlarmsProps) {
     super(scope, id);
@@ -63,6 +70,9 @@ export class PetStoreAlarms extends Construct {
     );
     if (config.alarmEmail) this.topic.addSubscription(new EmailSubscription(config.alarmEmail));
     const notify = new SnsAction(this.topic);
+    const alarms: Alarm[] = [];
+    const serverErrorRate: Partial<Record<ApiName, Alarm>> = {};
+    const statusCounts: Partial<Record<ApiName, { unauthorized: Metric; throttled: Metric }>> = {};
 
     const alarm = (alarmId: string, metric: IMetric, threshold: number, description: string, comparison: ComparisonOperator): Alarm => {
       const created = new Alarm(this, alarmId, {
@@ -77,6 +87,7 @@ export class PetStoreAlarms extends Construct {
       });
       created.addAlarmAction(notify);
       created.addOkAction(notify);
+      alarms.push(created);
       return created;
     };
 
@@ -88,7 +99,7 @@ export class PetStoreAlarms extends Construct {
         period,
         label: `${name} API 5xx rate (%)`,
       });
-      alarm(
+      serverErrorRate[name] = alarm(
         `${constructIdOf(name)}ApiServerErrorRate`,
         rate,
         config.alarms.serverErrorRatePercent,
@@ -104,9 +115,14 @@ export class PetStoreAlarms extends Construct {
           metricName: `${constructIdOf(name)}Api${metricId}`,
           metricValue: '1',
         }).metric({ statistic: 'Sum', period });
+      const counts = {
+        unauthorized: statusCount('Unauthorized', COUNTED_STATUSES.unauthorized),
+        throttled: statusCount('Throttled', COUNTED_STATUSES.throttled),
+      };
+      statusCounts[name] = counts;
       alarm(
         `${constructIdOf(name)}ApiUnauthorized`,
-        statusCount('Unauthorized', COUNTED_STATUSES.unauthorized),
+        counts.unauthorized,
         config.alarms.unauthorizedRequests,
         `The ${name} API answered 401 at least ${config.alarms.unauthorizedRequests} times in ${period.toHumanString()}: a flood of anonymous or invalid keys, or a client with a revoked key (access log: anonymousReason).`,
         ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -120,14 +136,14 @@ export class PetStoreAlarms extends Construct {
       );
       alarm(
         `${constructIdOf(name)}ApiThrottled`,
-        statusCount('Throttled', COUNTED_STATUSES.throttled),
+        counts.throttled,
         config.alarms.throttledRequests,
         `API Gateway throttled at least ${config.alarms.throttledRequests} requests to the ${name} API in ${period.toHumanString()}: the stage's rate limit turns callers away.`,
         ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       );
     }
 
-    alarm(
+    this.authorizerErrors = alarm(
       'AuthorizerErrors',
       authorizer.metricErrors({ period, statistic: 'Sum' }),
       config.alarms.authorizerErrors,
@@ -144,18 +160,24 @@ export class PetStoreAlarms extends Construct {
         ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       );
     }
+    this.alarms = alarms;
+    this.serverErrorRate = serverErrorRate as Record<ApiName, Alarm>;
+    this.statusCounts = statusCounts as Record<ApiName, { unauthorized: Metric; throttled: Metric }>;
   }
 }
 
-/** Read and write throttle events of a table and of each of its global secondary indexes, summed. */
-function throttleEvents(table: Table, key: TableKey, period: MathExpression['period']): MathExpression {
+/**
+ * Read and write throttle events of a table and of each of its global secondary indexes, summed. `idPrefix` keeps
+ * the metric ids apart when several tables share one graph.
+ */
+export function throttleEvents(table: Table, key: TableKey, period: MathExpression['period'], idPrefix = ''): MathExpression {
   const definition: TableDefinition = TABLES[key];
   const indexNames = (definition.globalSecondaryIndexes ?? []).map((index) => index.indexName);
   const usingMetrics: Record<string, Metric> = {};
   for (const metricName of THROTTLE_METRICS) {
-    usingMetrics[`table${metricName}`] = table.metric(metricName, { period, statistic: 'Sum' });
+    usingMetrics[`${idPrefix}table${metricName}`] = table.metric(metricName, { period, statistic: 'Sum' });
     indexNames.forEach((indexName, position) => {
-      usingMetrics[`index${position}${metricName}`] = table.metric(metricName, {
+      usingMetrics[`${idPrefix}index${position}${metricName}`] = table.metric(metricName, {
         period,
         statistic: 'Sum',
         dimensionsMap: { TableName: table.tableName, GlobalSecondaryIndexName: indexName },

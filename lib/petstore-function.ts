@@ -1,7 +1,17 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
+import {
+  Alias,
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+  type IFunction,
+  type IVersion,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -52,6 +62,9 @@ export interface PetStoreFunctionProps extends PetStoreFunctionDefaults {
   readonly userPoolArn: string;
 }
 
+/** The alias API Gateway invokes on a stage with gradual deploys; CodeDeploy moves it from version to version. */
+export const LIVE_ALIAS = 'live';
+
 const resourceArn = (table: Table, access: TableAccess): string =>
   access.index ? `${table.tableArn}/index/${access.index}` : table.tableArn;
 
@@ -64,6 +77,10 @@ export class PetStoreFunction extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: LogGroup;
   readonly role: Role;
+  /** The `live` alias, on a stage whose deploys shift traffic gradually (lib/petstore-deployments.ts). */
+  readonly live?: Alias;
+  /** What API Gateway invokes: the live alias where there is one, else the function itself. */
+  readonly invoked: IFunction;
 
   constructor(scope: Construct, id: string, props: PetStoreFunctionProps) {
     super(scope, id);
@@ -98,12 +115,29 @@ export class PetStoreFunction extends Construct {
       loggingFormat: LoggingFormat.JSON,
       applicationLogLevelV2: ApplicationLogLevel[config.logLevel],
       systemLogLevelV2: SystemLogLevel[config.systemLogLevel],
+      // Lambda grants X-Ray's write actions on `*` itself: they have no resource-level permissions.
+      tracing: config.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       // A write route's storm of throttled calls then takes at most this many executions from the account.
+      // Reserved concurrency belongs to the function, not a version: during a shift both versions share it.
       ...(recipe.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: recipe.reservedConcurrency } : {}),
       environment: { ...recipe.environment },
       projectRoot,
       depsLockFilePath: join(projectRoot, 'package-lock.json'),
       bundling: NODEJS_BUNDLING,
     });
+    if (config.tracing) {
+      Validations.of(this.role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
+      });
+    }
+
+    if (config.trafficShift) {
+      // Every deploy publishes a version (older ones stay, for CodeDeploy to roll back to); the alias moves to it.
+      // Casts: aws-cdk-lib declares `role?: IRole` on classes and `role: IRole | undefined` on interfaces, which
+      // exactOptionalPropertyTypes tells apart.
+      this.live = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.function.currentVersion as IVersion });
+    }
+    this.invoked = (this.live ?? this.function) as IFunction;
   }
 }

@@ -8,6 +8,8 @@ import { constructIdOf } from './construct-ids';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { functionRecipe, type RunFacts } from '#shared/function-recipe';
 import { PetStoreAlarms } from './petstore-alarms';
+import { PetStoreDashboard } from './petstore-dashboard';
+import { PetStoreDeployments } from './petstore-deployments';
 import { addEntrance } from './petstore-entrance';
 import { frontDoorOriginSecret, type FrontDoorEdge } from './petstore-front-door';
 import { PetStoreFunction, type PetStoreFunctionDefaults } from './petstore-function';
@@ -45,14 +47,16 @@ export class PetStoreStack extends Stack {
     const originSecret = config.frontDoor ? frontDoorOriginSecret(this, config) : undefined;
     // What every function runs with comes from these facts alone (shared/function-recipe.ts).
     const facts: RunFacts = {
+      stage: config.stage,
       tableName: (key) => tables[key].tableName,
       logLevel: config.logLevel,
       identity: { userPoolId: identity.userPool.userPoolId, issuer: identity.issuer, audience: identity.client.userPoolClientId },
       ...(originSecret ? { frontDoorSecret: originSecret.secretValue.unsafeUnwrap() } : {}),
       ...(config.reservedConcurrency ? { reservedFor: config.throttling } : {}),
       ...(config.statusIndexUpgrade ? { legacyStatusIndex: true } : {}),
+      tracing: config.tracing,
     };
-    const functions = new Map<FunctionName, IFunction>(
+    const functions = new Map<FunctionName, PetStoreFunction>(
       DEPLOYED_FUNCTIONS.map((fn) => [
         fn.name,
         new PetStoreFunction(this, constructIdOf(fn.name), {
@@ -61,16 +65,22 @@ export class PetStoreStack extends Stack {
           description: `${fn.name}: ${fn.summary}`,
           recipe: functionRecipe(fn, facts),
           userPoolArn: identity.userPool.userPoolArn,
-        }).function,
+        }),
       ]),
     );
-    const functionNamed = (name: FunctionName): IFunction => {
+    // Which APIs each function answers for: a gradual deploy of it rolls back on those APIs' 5xx alarms.
+    const servedApis = new Map<FunctionName, Set<ApiName>>();
+    /** What an API invokes for this function (its live alias on a stage with gradual deploys), noting that it does. */
+    const functionNamed = (name: FunctionName, ...apiNames: ApiName[]): IFunction => {
       const fn = functions.get(name);
       if (!fn) throw new Error(`shared/deployed-functions.ts has no function ${name}`);
-      return fn;
+      const served = servedApis.get(name) ?? new Set<ApiName>();
+      for (const apiName of apiNames) served.add(apiName);
+      servedApis.set(name, served);
+      return fn.invoked;
     };
-    const authorizer = functionNamed('authorizer');
-    const notFound = functionNamed('notFound');
+    const authorizer = functionNamed('authorizer', 'pets', 'messages');
+    const notFound = functionNamed('notFound', 'pets', 'messages');
 
     // Developer portal hook: the portal's origin may call every API from the browser ("Try it", the
     // account page), so CORS is always on, and with it the preflight route of every API.
@@ -100,15 +110,45 @@ export class PetStoreStack extends Stack {
         authorizer: {
           jwt: new HttpUserPoolAuthorizer('AccessTokenAuthorizer', identity.userPool, { userPoolClients: [identity.client] }),
         },
-        notFound: functionNamed('accountNotFound'),
+        notFound: functionNamed('accountNotFound', 'account'),
         extraCorsOrigins: portalOrigins,
         corsAllowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.DELETE, CorsHttpMethod.OPTIONS],
       }),
     };
-    for (const { name, route } of DEPLOYED_FUNCTIONS) if (route) apis[route.api].addRoute(route, functionNamed(name));
-    for (const api of Object.values(apis)) api.addPreflightRoute(functionNamed('preflight'));
+    for (const { name, route } of DEPLOYED_FUNCTIONS) if (route) apis[route.api].addRoute(route, functionNamed(name, route.api));
+    for (const [apiName, api] of Object.entries(apis) as [ApiName, PetStoreHttpApi][]) {
+      api.addPreflightRoute(functionNamed('preflight', apiName));
+    }
 
-    new PetStoreAlarms(this, 'Alarms', { config, apis, authorizer, tables });
+    // The function, not its alias: the alarm then counts every version's failures.
+    const alarms = new PetStoreAlarms(this, 'Alarms', { config, apis, authorizer: functionOf(functions, 'authorizer').function, tables });
+
+    if (config.trafficShift) {
+      new PetStoreDeployments(this, 'Deployments', {
+        config: config.trafficShift,
+        functions: [...functions].map(([name, fn]) => {
+          if (!fn.live) throw new Error(`${name} has no live alias on a stage that shifts traffic`);
+          const apiNames = [...(servedApis.get(name) ?? [])];
+          return {
+            name,
+            live: fn.live,
+            rollbackAlarms: [
+              ...apiNames.map((apiName) => alarms.serverErrorRate[apiName]),
+              ...(name === 'authorizer' ? [alarms.authorizerErrors] : []),
+            ],
+          };
+        }),
+      });
+    }
+
+    const dashboard = new PetStoreDashboard(this, 'Dashboard', {
+      config,
+      apis,
+      statusCounts: alarms.statusCounts,
+      functions: new Map([...functions].map(([name, fn]) => [name, { function: fn.function, logGroup: fn.logGroup }])),
+      tables,
+      alarms: alarms.alarms,
+    });
 
     const entrance = addEntrance(this, {
       config,
@@ -150,5 +190,12 @@ export class PetStoreStack extends Stack {
     new CfnOutput(this, 'UserPoolId', { value: identity.userPool.userPoolId, description: 'Read by `npm run keys -- --stage … --email`' });
     new CfnOutput(this, 'UserPoolClientId', { value: identity.client.userPoolClientId });
     new CfnOutput(this, 'AccountsTableName', { value: tables.accounts.tableName, description: 'Read by `npm run keys -- --stage`' });
+    new CfnOutput(this, 'DashboardUrl', { value: dashboard.url, description: "The stage's CloudWatch dashboard" });
   }
+}
+
+function functionOf(functions: ReadonlyMap<FunctionName, PetStoreFunction>, name: FunctionName): PetStoreFunction {
+  const fn = functions.get(name);
+  if (!fn) throw new Error(`shared/deployed-functions.ts has no function ${name}`);
+  return fn;
 }

@@ -3,6 +3,7 @@
  * fields and never branch on the stage name themselves.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { LambdaDeploymentConfig, type ILambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { parseCorsOrigins } from '#shared/cors';
 import {
@@ -103,6 +104,16 @@ export interface StageConfig {
    * its old index beside the new one, and listPets reads the old one, until the backfill is done (docs/deploy.md).
    */
   readonly statusIndexUpgrade: boolean;
+  /**
+   * X-Ray active tracing of every function (`-c tracing=true|false`). HTTP APIs cannot trace themselves (X-Ray
+   * traces only REST APIs), so a trace starts at the function; the runtime tracer adds the DynamoDB and Cognito calls.
+   */
+  readonly tracing: boolean;
+  /**
+   * How a new version of each function takes the live alias's traffic (lib/petstore-deployments.ts), rolling back
+   * when the stage's alarms fire; absent, a deploy switches every function at once and there is no alias.
+   */
+  readonly trafficShift?: ILambdaDeploymentConfig;
   /** Pre-warmed tables (`-c petsWarmWrites=… -c petsWarmReads=… -c messagesWarmWrites=…`); the pets values warm its status index too. */
   readonly warmThroughput: Readonly<Partial<Record<TableKey, WarmThroughput>>>;
   readonly alarms: AlarmConfig;
@@ -121,8 +132,10 @@ export interface StageConfig {
 
 type StageDefaults = Omit<
   StageConfig,
-  'stage' | 'alarmEmail' | 'corsOrigins' | 'domains' | 'frontDoor' | 'sesSender' | 'warmThroughput' | 'statusIndexUpgrade'
+  'stage' | 'alarmEmail' | 'corsOrigins' | 'domains' | 'frontDoor' | 'sesSender' | 'warmThroughput' | 'statusIndexUpgrade' | 'tracing'
 > & {
+  /** Tracing unless `-c tracing=…` says otherwise. */
+  readonly tracingDefault: boolean;
   /** The front door's per-client limits when `-c frontDoor=true` comes without `-c frontDoorRateLimit` / `frontDoorKeyRateLimit`. */
   readonly frontDoorDefaults: FrontDoor;
 };
@@ -136,6 +149,13 @@ const EMAILING_CALLS_PER_CLIENT_IP: RateLimit = { limit: 10, windowSeconds: 600 
 /** Every stage alarms on a single 5-minute window; only the thresholds differ. */
 const ONE_FIVE_MINUTE_WINDOW = { period: Duration.minutes(5), evaluationPeriods: 1, datapointsToAlarm: 1 };
 
+/**
+ * 10 % of requests to the new version for 10 minutes, then all: the rollback alarms look at one 5-minute period,
+ * so the canary must outlast a whole period with its traffic in it plus CloudWatch's delay, or a bad version
+ * would take all the traffic before its alarm could fire.
+ */
+export const TRAFFIC_SHIFT = LambdaDeploymentConfig.CANARY_10PERCENT_10MINUTES;
+
 const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
   // Throwaway: everything goes with the stack, logs are short-lived, alarms only catch gross breakage.
   dev: {
@@ -148,6 +168,8 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     systemLogLevel: 'INFO',
     throttling: STAGE_THROTTLING.dev,
     reservedConcurrency: false,
+    // A developer wants the new code at once; traces cost per request and dev has DEBUG logs instead.
+    tracingDefault: false,
     alarms: {
       serverErrorRatePercent: 10,
       authorizerErrors: 5,
@@ -171,6 +193,8 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     systemLogLevel: 'WARN',
     throttling: STAGE_THROTTLING.staging,
     reservedConcurrency: true,
+    tracingDefault: true,
+    trafficShift: TRAFFIC_SHIFT,
     alarms: {
       serverErrorRatePercent: 5,
       authorizerErrors: 1,
@@ -193,6 +217,8 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
     systemLogLevel: 'WARN',
     throttling: STAGE_THROTTLING.prod,
     reservedConcurrency: true,
+    tracingDefault: true,
+    trafficShift: TRAFFIC_SHIFT,
     // 401s: 3 000 in 5 minutes is 10 per second, far above keys mistyped by hand, well below a flood.
     alarms: {
       serverErrorRatePercent: 1,
@@ -275,6 +301,7 @@ export interface StageContext extends EdgeContext {
   readonly petsWarmWrites?: unknown;
   readonly messagesWarmWrites?: unknown;
   readonly statusIndexUpgrade?: unknown;
+  readonly tracing?: unknown;
 }
 
 const given = (value: unknown): boolean => value !== undefined && value !== '';
@@ -378,12 +405,13 @@ export const STAGE_CONTEXT_KEYS = [
   'petsWarmWrites',
   'messagesWarmWrites',
   'statusIndexUpgrade',
+  'tracing',
 ] as const satisfies readonly (keyof StageContext)[];
 
 export function stageConfig(stage: StageName, context: StageContext = {}): StageConfig {
   const alarmEmail = parseEmail(stage, context.alarmEmail);
   const corsOrigins = parseCorsOrigins(stage, context.corsOrigins);
-  const { frontDoorDefaults, ...defaults } = STAGE_DEFAULTS[stage];
+  const { frontDoorDefaults, tracingDefault, ...defaults } = STAGE_DEFAULTS[stage];
   const frontDoor = parseFrontDoor(context, frontDoorDefaults);
   const domains = parseCustomDomains(context, frontDoor !== undefined);
   const sesSender = parseSesSender(stage, context.sesFromEmail, context.sesVerifiedDomain);
@@ -396,6 +424,7 @@ export function stageConfig(stage: StageName, context: StageContext = {}): Stage
     throttling,
     warmThroughput,
     statusIndexUpgrade: flag('statusIndexUpgrade', context.statusIndexUpgrade) ?? false,
+    tracing: flag('tracing', context.tracing) ?? tracingDefault,
     ...(alarmEmail ? { alarmEmail } : {}),
     ...(corsOrigins ? { corsOrigins } : {}),
     ...(domains ? { domains } : {}),

@@ -7,7 +7,7 @@
 import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV, IDENTITY_ACCESS, USER_POOL_ID_ENV, type CognitoAction } from './accounts';
 import type { DeployedFunction } from './deployed-functions';
 import { FORWARDED_HOST_HEADER, FRONT_DOOR_SECRET_ENV, PUBLIC_HOST_HEADER_ENV } from './origin-headers';
-import { CONCURRENCY_GUARDED_FUNCTIONS, functionEnvironment, reservedConcurrencyFor } from './function-settings';
+import { CONCURRENCY_GUARDED_FUNCTIONS, functionEnvironment, STAGE_ENV, reservedConcurrencyFor } from './function-settings';
 import { routeKeyOf, routeThrottle, type StageThrottling } from './stage-throttling';
 import { TABLE_ACCESS, tablesUsedBy, type TableAccess } from './table-access';
 import { PETS_LEGACY_STATUS_INDEX, PETS_LEGACY_STATUS_INDEX_ENV, tableEnvironment, type TableKey } from './tables';
@@ -25,7 +25,23 @@ export interface RunFacts {
   readonly reservedFor?: StageThrottling;
   /** The stage is upgrading to the sharded status index: listPets reads the old one (shared/tables.ts). */
   readonly legacyStatusIndex?: true;
+  /** Lambda samples requests into X-Ray (the stage's `tracing`); off locally, where no X-Ray daemon listens. */
+  readonly tracing?: boolean;
+  /** The stage, the metrics' Stage dimension (shared/metrics.ts): stages sharing an account stay apart. Locally `local`. */
+  readonly stage?: string;
 }
+
+/**
+ * Powertools Tracer's own switches, so the runtime tracer follows the stage without a variable of ours. Responses
+ * are never recorded in a trace: createAccountKey's carries a newly issued API key in clear.
+ */
+export const TRACE_ENABLED_ENV = 'POWERTOOLS_TRACE_ENABLED';
+export const TRACER_CAPTURE_RESPONSE_ENV = 'POWERTOOLS_TRACER_CAPTURE_RESPONSE';
+
+const tracingEnvironment = (tracing: boolean): Record<string, string> => ({
+  [TRACE_ENABLED_ENV]: String(tracing),
+  [TRACER_CAPTURE_RESPONSE_ENV]: 'false',
+});
 
 export interface FunctionRecipe {
   readonly environment: Readonly<Record<string, string>>;
@@ -69,6 +85,8 @@ export function functionRecipe(fn: DeployedFunction, facts: RunFacts): FunctionR
     environment: {
       ...tableEnvironment(tablesUsedBy(fn.name), facts.tableName),
       ...functionEnvironment(facts.logLevel),
+      ...tracingEnvironment(facts.tracing === true),
+      ...(facts.stage ? { [STAGE_ENV]: facts.stage } : {}),
       ...frontDoorEnvironment(fn, facts.frontDoorSecret),
       // The account functions check the access token's issuer and audience again (defense in depth).
       ...(fn.account && identity ? { [ACCOUNT_TOKEN_ISSUER_ENV]: identity.issuer, [ACCOUNT_TOKEN_AUDIENCE_ENV]: identity.audience } : {}),

@@ -1,6 +1,7 @@
 import { ACCOUNT_ROUTES, ALL_ROUTES, PREFLIGHT_ROUTE, ROUTES, type ApiName } from '#shared/routes';
 import type { StageContext } from '#lib/stage-config';
 import { STAGES } from '#shared/stages';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { apiNamed, CORS_CONTEXT, functionNamed, referencedId, resourcesOfType, synth, type Resource } from '../support/synth';
 
 const PREFLIGHT_KEY = `${PREFLIGHT_ROUTE.method} ${PREFLIGHT_ROUTE.path}`;
@@ -11,6 +12,15 @@ const EXPECTED = {
   staging: { retentionDays: 30 },
   prod: { retentionDays: 180 },
 } as const;
+
+/**
+ * The function a reference invokes: itself, or the function behind the live alias staging and prod invoke
+ * (test/infra/safe-deploys.test.ts).
+ */
+function invokedFunction(template: Template, id: string | undefined): string {
+  const alias = resourcesOfType(template, 'AWS::Lambda::Alias').get(id ?? '');
+  return (alias ? referencedId(alias.Properties.FunctionName) : id) ?? '';
+}
 
 /** Route key → the function name its integration invokes, for one API of the template. */
 function routesOf(stage: (typeof STAGES)[number], api: ApiName, context: StageContext = {}) {
@@ -25,7 +35,7 @@ function routesOf(stage: (typeof STAGES)[number], api: ApiName, context: StageCo
     const target = JSON.stringify(route.Properties.Target);
     const integrationId = [...integrations.keys()].find((id) => target.includes(`"${id}"`));
     const integration = integrations.get(integrationId ?? '') as Resource;
-    const functionId = referencedId(integration.Properties.IntegrationUri) ?? '';
+    const functionId = invokedFunction(template, referencedId(integration.Properties.IntegrationUri));
     const description = String(functions.get(functionId)?.Properties.Description);
     return { route, integration, functionId, functionName: description.split(':')[0] };
   });
@@ -125,7 +135,7 @@ describe.each(STAGES)('%s stage routes', (stage) => {
       for (const { functionId } of routesOf(stage, api)) {
         const grants = permissions.filter(
           (permission) =>
-            referencedId(permission.Properties.FunctionName) === functionId &&
+            invokedFunction(template, referencedId(permission.Properties.FunctionName)) === functionId &&
             JSON.stringify(permission.Properties.SourceArn).includes(`"${apiId}"`),
         );
         expect(grants.length).toBeGreaterThan(0);
@@ -156,7 +166,10 @@ describe.each(STAGES)('%s stage authorizer', (stage) => {
       // With an identity source, API Gateway itself would answer {"message":"Unauthorized"} to a
       // request without the header instead of letting the handler answer the spec's 401 body.
       expect(authorizer.IdentitySource ?? []).toEqual([]);
-      expect(JSON.stringify(authorizer.AuthorizerUri)).toContain(`"${authorizerFunctionId}"`);
+      const invoked = [...JSON.stringify(authorizer.AuthorizerUri).matchAll(/"(?:Ref|Fn::GetAtt)":\[?"([A-Za-z0-9]+)"/g)].map(
+        (match) => match[1],
+      );
+      expect(invoked.map((id) => invokedFunction(template, id))).toContain(authorizerFunctionId);
       expect(authorizer.AuthorizerCredentialsArn).toBeUndefined();
     }
   });
@@ -165,7 +178,7 @@ describe.each(STAGES)('%s stage authorizer', (stage) => {
     const { template } = synth(stage);
     const [authorizerFunctionId] = functionNamed(template, 'authorizer');
     const grants = [...resourcesOfType(template, 'AWS::Lambda::Permission').values()].filter(
-      (permission) => referencedId(permission.Properties.FunctionName) === authorizerFunctionId,
+      (permission) => invokedFunction(template, referencedId(permission.Properties.FunctionName)) === authorizerFunctionId,
     );
     const authorizerIds = [...resourcesOfType(template, 'AWS::ApiGatewayV2::Authorizer').keys()];
     expect(grants).toHaveLength(2);
@@ -290,7 +303,7 @@ describe.each(STAGES)('%s stage with corsOrigins', (stage) => {
     const { template } = synth(stage, CORS_CONTEXT);
     const [preflightId] = functionNamed(template, 'preflight');
     const grants = [...resourcesOfType(template, 'AWS::Lambda::Permission').values()].filter(
-      (permission) => referencedId(permission.Properties.FunctionName) === preflightId,
+      (permission) => invokedFunction(template, referencedId(permission.Properties.FunctionName)) === preflightId,
     );
     const apiIds = (['pets', 'messages', 'account'] as const).map((api) => apiNamed(template, stage, api));
     expect(grants).toHaveLength(3);

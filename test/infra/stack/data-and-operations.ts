@@ -275,6 +275,7 @@ describe.each(STAGES)('%s stage outputs', (stage) => {
       'AccountBaseUrl',
       'AccountsTableName',
       'ApiKeysTableName',
+      'DashboardUrl',
       'MessagesBaseUrl',
       'MessagesTableName',
       'PetsBaseUrl',

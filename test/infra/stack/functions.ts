@@ -85,6 +85,10 @@ describe.each(STAGES)('%s stage functions', (stage) => {
       ...tableNames,
       POWERTOOLS_SERVICE_NAME: 'petstore',
       POWERTOOLS_LOG_LEVEL: LOG_SETTINGS[stage].level,
+      POWERTOOLS_TRACE_ENABLED: String(stage !== 'dev'),
+      POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+      // The metrics' Stage dimension.
+      PETSTORE_STAGE: stage,
       // The account API's functions: the user pool's issuer and the portal client, checked again on every call.
       ...(account ? { ACCOUNT_TOKEN_ISSUER: expect.anything(), ACCOUNT_TOKEN_AUDIENCE: expect.anything() } : {}),
       ...(name === 'deleteAccount' ? { USER_POOL_ID: expect.anything() } : {}),
@@ -103,6 +107,8 @@ describe.each(STAGES)('%s stage functions', (stage) => {
     const recipe = functionRecipe(deployed, {
       tableName: (table) => ref(tableId(template, table)),
       logLevel: LOG_SETTINGS[stage].level,
+      tracing: stage !== 'dev',
+      stage,
       identity: { userPoolId: ref(only('AWS::Cognito::UserPool')), issuer, audience: ref(only('AWS::Cognito::UserPoolClient')) },
     });
     const expected = Object.fromEntries(
@@ -154,13 +160,14 @@ describe.each(STAGES)('%s stage permissions', (stage) => {
   });
 
   it.each(FUNCTIONS)(
-    '%s may write only to its own log group and do nothing else (but its shared/accounts.ts actions on this user pool)',
+    '%s may write only to its own log group and do nothing else (but its shared/accounts.ts actions on this user pool, and X-Ray where traced)',
     (name) => {
       const { template } = synth(stage);
       const [functionId, fn] = functionNamed(template, name);
       const ownLogGroup = referencedId((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup) ?? '';
+      // X-Ray's writes: test/infra/dashboard.test.ts.
       const others = statementsOf(template, functionId).filter(
-        (statement) => !statement.Action.some((action) => action.startsWith('dynamodb:')),
+        (statement) => !statement.Action.some((action) => action.startsWith('dynamodb:') || action.startsWith('xray:')),
       );
       const poolId = [...resourcesOfType(template, 'AWS::Cognito::UserPool').keys()][0] ?? '';
       expect(others).toEqual([

@@ -1,0 +1,261 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import {
+  AlarmStatusWidget,
+  Dashboard,
+  GraphWidget,
+  LogQueryVisualizationType,
+  LogQueryWidget,
+  MathExpression,
+  Stats,
+  TextWidget,
+  type IAlarm,
+  type IMetric,
+  type Metric,
+  type IWidget,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { throttleEvents } from './petstore-alarms';
+import type { PetStoreHttpApi } from './petstore-http-api';
+import type { StageConfig } from './stage-config';
+import { BUSINESS_METRICS, METRICS_NAMESPACE, OPERATION_DIMENSION, OPERATION_METRICS, type MetricDefinition } from '#shared/metrics';
+import type { ApiName } from '#shared/routes';
+import type { FunctionName } from '#shared/table-access';
+import { PETS_STATUS_INDEX, type TableKey } from '#shared/tables';
+
+export interface DashboardFunction {
+  /** The function itself, not its alias: its metrics then cover every version. */
+  readonly function: IFunction;
+  readonly logGroup: ILogGroup;
+}
+
+export interface PetStoreDashboardProps {
+  readonly config: StageConfig;
+  readonly apis: Readonly<Record<ApiName, PetStoreHttpApi>>;
+  readonly statusCounts: Readonly<Record<ApiName, { readonly unauthorized: Metric; readonly throttled: Metric }>>;
+  readonly functions: ReadonlyMap<FunctionName, DashboardFunction>;
+  readonly tables: Readonly<Record<TableKey, Table>>;
+  readonly alarms: readonly IAlarm[];
+}
+
+const PERIOD = Duration.minutes(5);
+const FULL_WIDTH = 24;
+const HALF = 12;
+const THIRD = 8;
+const HEIGHT = 6;
+
+/** The dimension naming the stage, should shared/metrics.ts declare one. */
+const STAGE_DIMENSION = 'Stage';
+
+/**
+ * The service's own metrics (shared/metrics.ts) by SEARCH over their declared dimensions: one line per operation
+ * or status without listing the values here, and nothing from another metric that shares the name.
+ */
+function searchOf(metric: MetricDefinition, statistic: string, label: string, stage: string): MathExpression {
+  const schema = [METRICS_NAMESPACE, ...metric.dimensions].join(',');
+  // Stages may share an account: where the metric says its stage, only this one's.
+  const ownStage = metric.dimensions.includes(STAGE_DIMENSION) ? ` ${STAGE_DIMENSION}="${stage}"` : '';
+  return new MathExpression({
+    expression: `SEARCH('{${schema}} MetricName="${metric.name}"${ownStage}', '${statistic}', ${PERIOD.toSeconds()})`,
+    usingMetrics: {},
+    period: PERIOD,
+    label,
+  });
+}
+
+/**
+ * What an on-call engineer opens first, one per stage: every alarm's state, then the APIs, the functions, the
+ * tables and the service's own counts, top to bottom in the order a request meets them.
+ */
+export class PetStoreDashboard extends Construct {
+  readonly dashboard: Dashboard;
+  /** The dashboard in the CloudWatch console of the stack's region. */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: PetStoreDashboardProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const { config, apis, statusCounts, functions, tables } = props;
+    // Named after the stack, so the console lists one per stage; unique per account and region, like the stack.
+    const dashboardName = stack.stackName;
+    this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName, defaultInterval: Duration.hours(3) });
+    this.url = `https://console.aws.amazon.com/cloudwatch/home?region=${stack.region}#dashboards/dashboard/${dashboardName}`;
+
+    const rows: IWidget[][] = [];
+    rows.push([new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: FULL_WIDTH, height: HEIGHT })]);
+
+    const apiEntries = Object.entries(apis) as [ApiName, PetStoreHttpApi][];
+    const perApi = (metric: (name: ApiName, api: PetStoreHttpApi) => IMetric): IMetric[] =>
+      apiEntries.map(([name, api]) => metric(name, api));
+    rows.push([
+      new GraphWidget({
+        title: 'API requests',
+        left: perApi((name, api) => api.stage.metricCount({ period: PERIOD, statistic: Stats.SUM, label: name })),
+        width: THIRD,
+        height: HEIGHT,
+      }),
+      new GraphWidget({
+        title: 'API latency p50 / p99 (ms)',
+        left: apiEntries.flatMap(([name, api]) =>
+          [Stats.p(50), Stats.p(99)].map((statistic) =>
+            api.stage.metricLatency({ period: PERIOD, statistic, label: `${name} ${statistic}` }),
+          ),
+        ),
+        width: THIRD,
+        height: HEIGHT,
+      }),
+      new GraphWidget({
+        title: 'API answers 4xx, 5xx and 429',
+        left: apiEntries.flatMap(([name, api]) => [
+          api.stage.metricClientError({ period: PERIOD, statistic: Stats.SUM, label: `${name} 4xx` }),
+          api.stage.metricServerError({ period: PERIOD, statistic: Stats.SUM, label: `${name} 5xx` }),
+        ]),
+        right: perApi((name) => statusCounts[name].throttled.with({ label: `${name} 429` })),
+        width: THIRD,
+        height: HEIGHT,
+      }),
+    ]);
+
+    const fns = [...functions];
+    const perFunction = (metric: (fn: IFunction) => Metric): IMetric[] =>
+      fns.map(([name, { function: fn }]) => metric(fn).with({ label: name }));
+    rows.push([
+      new GraphWidget({
+        title: 'Function duration p99 (ms)',
+        left: perFunction((fn) => fn.metricDuration({ period: PERIOD, statistic: Stats.p(99) })),
+        width: HALF,
+        height: HEIGHT,
+      }),
+      new GraphWidget({
+        title: 'Function errors (crashes and timeouts) and throttles',
+        left: perFunction((fn) => fn.metricErrors({ period: PERIOD, statistic: Stats.SUM })),
+        right: perFunction((fn) => fn.metricThrottles({ period: PERIOD, statistic: Stats.SUM })),
+        width: HALF,
+        height: HEIGHT,
+      }),
+    ]);
+    rows.push([
+      new GraphWidget({
+        title: 'Concurrent executions (max)',
+        left: perFunction((fn) => fn.metric('ConcurrentExecutions', { period: PERIOD, statistic: Stats.MAXIMUM })),
+        width: HALF,
+        height: HEIGHT,
+      }),
+      this.initDuration(
+        config,
+        fns.map(([, { logGroup }]) => logGroup),
+      ),
+    ]);
+
+    const tableEntries = Object.entries(tables) as [TableKey, Table][];
+    const statusIndex = { TableName: tables.pets.tableName, GlobalSecondaryIndexName: PETS_STATUS_INDEX };
+    rows.push([
+      new GraphWidget({
+        title: 'Consumed capacity units (reads left, writes right)',
+        left: [
+          ...tableEntries.map(([key, table]) =>
+            table.metricConsumedReadCapacityUnits({ period: PERIOD, statistic: Stats.SUM, label: key }),
+          ),
+          tables.pets.metric('ConsumedReadCapacityUnits', {
+            period: PERIOD,
+            statistic: Stats.SUM,
+            dimensionsMap: statusIndex,
+            label: `pets ${PETS_STATUS_INDEX}`,
+          }),
+        ],
+        right: [
+          ...tableEntries.map(([key, table]) =>
+            table.metricConsumedWriteCapacityUnits({ period: PERIOD, statistic: Stats.SUM, label: key }),
+          ),
+          tables.pets.metric('ConsumedWriteCapacityUnits', {
+            period: PERIOD,
+            statistic: Stats.SUM,
+            dimensionsMap: statusIndex,
+            label: `pets ${PETS_STATUS_INDEX}`,
+          }),
+        ],
+        width: HALF,
+        height: HEIGHT,
+      }),
+      new GraphWidget({
+        title: 'Throttle events, each table with its indexes',
+        left: tableEntries.map(([key, table]) => throttleEvents(table, key, PERIOD, key)),
+        width: HALF,
+        height: HEIGHT,
+      }),
+    ]);
+
+    const { Requests, Errors, Latency, ColdStarts } = OPERATION_METRICS;
+    const byOperation = `by ${OPERATION_DIMENSION}`;
+    rows.push([
+      new GraphWidget({
+        title: 'Operations: requests and errors',
+        left: [searchOf(Requests, Stats.SUM, `Requests ${byOperation}`, config.stage)],
+        right: [searchOf(Errors, Stats.SUM, `Errors ${byOperation}`, config.stage)],
+        width: THIRD,
+        height: HEIGHT,
+      }),
+      new GraphWidget({
+        title: 'Operations: latency p99 (ms)',
+        left: [searchOf(Latency, Stats.p(99), `Latency ${byOperation}`, config.stage)],
+        width: THIRD,
+        height: HEIGHT,
+      }),
+      new GraphWidget({
+        title: 'Operations: cold starts',
+        left: [searchOf(ColdStarts, Stats.SUM, `ColdStarts ${byOperation}`, config.stage)],
+        width: THIRD,
+        height: HEIGHT,
+      }),
+    ]);
+    rows.push([
+      new GraphWidget({
+        title: 'Pets created, by status',
+        left: [searchOf(BUSINESS_METRICS.PetsCreated, Stats.SUM, 'PetsCreated', config.stage)],
+        width: HALF,
+        height: HEIGHT,
+      }),
+      new GraphWidget({
+        title: 'Messages queued, keys issued and revoked',
+        left: [BUSINESS_METRICS.MessagesQueued, BUSINESS_METRICS.KeysIssued, BUSINESS_METRICS.KeysRevoked].map((metric) =>
+          searchOf(metric, Stats.SUM, metric.name, config.stage),
+        ),
+        width: HALF,
+        height: HEIGHT,
+      }),
+    ]);
+    for (const row of rows) this.dashboard.addWidgets(...row);
+  }
+
+  /**
+   * Init duration is in no Lambda metric: only in the REPORT record (or Lambda Insights, whose extension lengthens
+   * every cold start and bills per function). The stages that keep REPORT records query them; the others drop them
+   * to save ingestion (lib/stage-config.ts systemLogLevel), and show cold starts as a count and in traces.
+   */
+  private initDuration(config: StageConfig, logGroups: readonly ILogGroup[]): IWidget {
+    if (config.systemLogLevel === 'WARN') {
+      return new TextWidget({
+        markdown: [
+          '### Init duration',
+          "This stage drops Lambda's REPORT records, the only place init duration is written (system log level WARN).",
+          "Cold starts per operation are counted below (`ColdStarts`); with tracing on, each cold start's trace shows its `Initialization` segment.",
+        ].join('\n\n'),
+        width: HALF,
+        height: HEIGHT,
+      });
+    }
+    return new LogQueryWidget({
+      title: 'Init duration of cold starts (ms, from REPORT records)',
+      logGroupNames: logGroups.map((group) => group.logGroupName),
+      queryLines: [
+        'filter type = "platform.report" and ispresent(record.metrics.initDurationMs)',
+        'stats count(*) as coldStarts, avg(record.metrics.initDurationMs) as avgInitMs, max(record.metrics.initDurationMs) as maxInitMs by bin(5m)',
+      ],
+      view: LogQueryVisualizationType.LINE,
+      width: HALF,
+      height: HEIGHT,
+    });
+  }
+}

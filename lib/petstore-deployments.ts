@@ -1,0 +1,66 @@
+import { Validations } from 'aws-cdk-lib';
+import type { IAlarm } from 'aws-cdk-lib/aws-cloudwatch';
+import { LambdaApplication, LambdaDeploymentGroup, type ILambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
+import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { Alias } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import { constructIdOf } from './construct-ids';
+import type { FunctionName } from '#shared/table-access';
+
+/** One function whose live alias CodeDeploy moves, and the alarms that stop the move. */
+export interface ShiftedFunction {
+  readonly name: FunctionName;
+  readonly live: Alias;
+  /** At most 10 (CodeDeploy's limit per deployment group). */
+  readonly rollbackAlarms: readonly IAlarm[];
+}
+
+export interface PetStoreDeploymentsProps {
+  readonly config: ILambdaDeploymentConfig;
+  readonly functions: readonly ShiftedFunction[];
+}
+
+/**
+ * Gradual deploys: when a deploy publishes a new version of a function, CloudFormation hands the alias update to
+ * CodeDeploy, which sends part of the traffic to the new version, then all of it, and moves the alias back if one
+ * of the function's alarms fires meanwhile, or the deployment fails or is stopped. The deploy waits for it.
+ */
+export class PetStoreDeployments extends Construct {
+  readonly groups: ReadonlyMap<FunctionName, LambdaDeploymentGroup>;
+
+  constructor(scope: Construct, id: string, props: PetStoreDeploymentsProps) {
+    super(scope, id);
+    const application = new LambdaApplication(this, 'Application');
+    // One role for every group: the construct would otherwise make one per function, each with the managed policy.
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('codedeploy.amazonaws.com'),
+      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSCodeDeployRoleForLambdaLimited')],
+      description: 'CodeDeploy: shifts the live aliases of the stage and reads its alarms',
+    });
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
+      reason: "AWS's policy for CodeDeploy on Lambda: alias updates, alarm reads and its own hook functions only.",
+    });
+    // Each group adds the managed policy to its role again; the role above already has it.
+    const sharedRole = role.withoutPolicyUpdates();
+
+    const groups = new Map<FunctionName, LambdaDeploymentGroup>();
+    for (const { name, live, rollbackAlarms } of props.functions) {
+      if (rollbackAlarms.length === 0 || rollbackAlarms.length > 10) {
+        throw new Error(`${name}: a deployment group takes 1 to 10 rollback alarms, not ${rollbackAlarms.length}`);
+      }
+      groups.set(
+        name,
+        new LambdaDeploymentGroup(this, constructIdOf(name), {
+          application,
+          alias: live,
+          deploymentConfig: props.config,
+          role: sharedRole,
+          alarms: [...rollbackAlarms],
+          autoRollback: { failedDeployment: true, stoppedDeployment: true, deploymentInAlarm: true },
+        }),
+      );
+    }
+    this.groups = groups;
+  }
+}
