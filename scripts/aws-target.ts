@@ -1,9 +1,10 @@
 /**
  * Where a deployed stage is, found the way `cdk deploy` found it, for the operator commands
- * (`npm run keys -- --stage`, `npm run outputs`): the region exactly as the CDK CLI resolves it, and
- * the stack's outputs read from CloudFormation there.
+ * (`npm run keys -- --stage`, `npm run outputs`, `npm run smoke -- --stage`, `npm run logs`): the region
+ * exactly as the CDK CLI resolves it, the stack's outputs read from CloudFormation there, and what to
+ * do when the credentials are missing.
  */
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { CloudFormationClient, DescribeStacksCommand, paginateListStackResources } from '@aws-sdk/client-cloudformation';
 import { loadSharedConfigFiles } from '@smithy/core/config';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +44,15 @@ const regionOf = (files: ParsedIniData, profile: string): string | undefined => 
   return region === undefined || region === '' ? undefined : region;
 };
 
+/** Where the shared files are, as the SDK and the CDK CLI read them. */
+function sharedFilePaths(env: NodeJS.ProcessEnv): { credentialsPath: string; configPath: string } {
+  const home = env.HOME ?? env.USERPROFILE ?? homedir();
+  return {
+    credentialsPath: env.AWS_SHARED_CREDENTIALS_FILE ?? join(home, '.aws', 'credentials'),
+    configPath: env.AWS_CONFIG_FILE ?? join(home, '.aws', 'config'),
+  };
+}
+
 /**
  * The region and profile as the CDK CLI picks them (aws-cdk's AwsCliCompatible.region): `--region`,
  * then AWS_REGION, AMAZON_REGION, AWS_DEFAULT_REGION, AMAZON_DEFAULT_REGION, then the profile's
@@ -59,9 +69,7 @@ export async function resolveAwsTarget(options: AwsTargetOptions = {}, env: Node
     const region = env[variable];
     if (region) return withProfile({ region, regionSource: variable });
   }
-  const home = env.HOME ?? env.USERPROFILE ?? homedir();
-  const credentialsPath = env.AWS_SHARED_CREDENTIALS_FILE ?? join(home, '.aws', 'credentials');
-  const configPath = env.AWS_CONFIG_FILE ?? join(home, '.aws', 'config');
+  const { credentialsPath, configPath } = sharedFilePaths(env);
   const files = await loadSharedConfigFiles({ filepath: credentialsPath, configFilepath: configPath, ignoreCache: true });
   const candidates: [string, ParsedIniData, string][] = [
     [profile, files.credentialsFile, credentialsPath],
@@ -89,15 +97,16 @@ export const clientConfigOf = (target: AwsTarget): { region: string; profile?: s
   ...(target.profile ? { profile: target.profile } : {}),
 });
 
-/** The stage's stack outputs by key; a clear error when the stack is not in the target's region. */
-export async function stackOutputs(stage: StageName, target: AwsTarget): Promise<Record<string, string>> {
+/** A call to CloudFormation about the stage's stack; a clear error when the stack is not in the target's region. */
+async function aboutStack<T>(
+  stage: StageName,
+  target: AwsTarget,
+  call: (client: CloudFormationClient, stackName: string) => Promise<T>,
+): Promise<T> {
   const stackName = stackNameOf(stage);
   const cloudFormation = new CloudFormationClient(clientConfigOf(target));
   try {
-    const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
-    return Object.fromEntries(
-      (Stacks?.[0]?.Outputs ?? []).flatMap(({ OutputKey, OutputValue }) => (OutputKey ? [[OutputKey, OutputValue ?? '']] : [])),
-    );
+    return await call(cloudFormation, stackName);
   } catch (error) {
     if (error instanceof Error && error.name === 'ValidationError' && /does not exist/.test(error.message)) {
       throw new Error(
@@ -108,4 +117,105 @@ export async function stackOutputs(stage: StageName, target: AwsTarget): Promise
   } finally {
     cloudFormation.destroy();
   }
+}
+
+/** The stage's stack outputs by key. */
+export const stackOutputs = (stage: StageName, target: AwsTarget): Promise<Record<string, string>> =>
+  aboutStack(stage, target, async (cloudFormation, stackName) => {
+    const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
+    return Object.fromEntries(
+      (Stacks?.[0]?.Outputs ?? []).flatMap(({ OutputKey, OutputValue }) => (OutputKey ? [[OutputKey, OutputValue ?? '']] : [])),
+    );
+  });
+
+export interface StackResource {
+  readonly logicalId: string;
+  readonly physicalId: string;
+  readonly type: string;
+}
+
+/** Every resource of the stage's stack (ListStackResources: DescribeStackResources stops at 100). */
+export const stackResources = (stage: StageName, target: AwsTarget): Promise<StackResource[]> =>
+  aboutStack(stage, target, async (cloudFormation, stackName) => {
+    const resources: StackResource[] = [];
+    for await (const page of paginateListStackResources({ client: cloudFormation }, { StackName: stackName })) {
+      for (const { LogicalResourceId, PhysicalResourceId, ResourceType } of page.StackResourceSummaries ?? []) {
+        if (LogicalResourceId && PhysicalResourceId && ResourceType) {
+          resources.push({ logicalId: LogicalResourceId, physicalId: PhysicalResourceId, type: ResourceType });
+        }
+      }
+    }
+    return resources;
+  });
+
+/**
+ * Failures of the credential chain or of the credentials themselves. The SDK names the first kind only
+ * by what it tried ("Could not load credentials from any providers"), never by what the operator should do.
+ */
+const CREDENTIAL_ERRORS = new Set([
+  'CredentialsProviderError',
+  'TokenProviderError',
+  'ExpiredToken',
+  'ExpiredTokenException',
+  'InvalidClientTokenId',
+  'UnrecognizedClientException',
+]);
+
+const isCredentialError = (error: unknown): error is Error =>
+  error instanceof Error &&
+  (CREDENTIAL_ERRORS.has(error.name) || /could not load credentials|sso session|sso credentials/i.test(error.message));
+
+/**
+ * What the operator reads when a command fails: the error's message, or, when the failure is about
+ * credentials, what to do about it (the profile in use, the profiles there are, the commands that fix it).
+ * `env` is for tests; the commands set AWS_PROFILE from `--profile` before they call AWS.
+ */
+export async function explainFailure(error: unknown, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  if (!isCredentialError(error)) return error instanceof Error ? error.message : String(error);
+  const { credentialsPath, configPath } = sharedFilePaths(env);
+  const empty: ParsedIniData = {};
+  const files = await loadSharedConfigFiles({ filepath: credentialsPath, configFilepath: configPath, ignoreCache: true }).catch(() => ({
+    configFile: empty,
+    credentialsFile: empty,
+  }));
+  // The parser keeps `[sso-session x]` and `[services x]` sections as `sso-session.x`: not profiles.
+  const profilesOf = (data: ParsedIniData) => Object.keys(data).filter((name) => !/^(sso-session|services)\./.test(name));
+  const inConfig = profilesOf(files.configFile);
+  const inCredentials = profilesOf(files.credentialsFile);
+  const named = env.AWS_PROFILE ?? env.AWS_DEFAULT_PROFILE;
+  const profile = named ?? 'default';
+  const known = inConfig.includes(profile) || inCredentials.includes(profile);
+  const settings = files.configFile[profile] ?? {};
+  const viaSso = settings.sso_session !== undefined || settings.sso_start_url !== undefined;
+
+  const lines = [`No usable AWS credentials (the SDK said: ${error.message.split('\n')[0]}).`];
+  if (named !== undefined && !known) lines.push(`The profile "${profile}" is in neither ${configPath} nor ${credentialsPath}.`);
+  else if (known) lines.push(`The profile in use is "${profile}"${named === undefined ? ' (no AWS_PROFILE, no --profile)' : ''}.`);
+  const found = [
+    inConfig.length > 0 ? `${inConfig.join(', ')} (${configPath})` : undefined,
+    inCredentials.length > 0 ? `${inCredentials.join(', ')} (${credentialsPath})` : undefined,
+  ].filter((part): part is string => part !== undefined);
+  lines.push(found.length > 0 ? `Profiles found: ${found.join('; ')}.` : `No profiles in ${configPath} or ${credentialsPath}.`);
+  const fixes: [string, string][] = [
+    ...(known && viaSso
+      ? [[`aws sso login --profile ${profile}`, 'its IAM Identity Center session has expired or never started'] as [string, string]]
+      : []),
+    ...(found.length > 0 ? [['--profile <name>, or AWS_PROFILE=<name>', 'use one of the profiles found'] as [string, string]] : []),
+    ['aws configure sso', 'set up a profile for IAM Identity Center, then `aws sso login --profile <name>`'],
+    ['AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY', 'keys in the environment (and AWS_SESSION_TOKEN for temporary ones)'],
+  ];
+  const width = Math.max(...fixes.map(([fix]) => fix.length));
+  lines.push('Fix it with one of:', ...fixes.map(([fix, why]) => `  ${fix.padEnd(width)}  ${why}`));
+  return lines.join('\n');
+}
+
+/** Runs an operator command to its exit code; a failure ends it with its explanation, not a stack trace. */
+export function runOperatorCommand(run: (argv: string[]) => Promise<number>): void {
+  run(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    async (error: unknown) => {
+      console.error(await explainFailure(error));
+      process.exit(1);
+    },
+  );
 }

@@ -19,6 +19,7 @@ import {
   clientConfigOf,
   describeTarget,
   resolveAwsTarget,
+  runOperatorCommand,
   stackOutputs,
   TARGET_ARGS,
   TARGET_USAGE,
@@ -224,10 +225,4 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-run(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runOperatorCommand(run);

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { isStageName, STAGES, stackNameOf } from '#shared/stages';
-import { describeTarget, resolveAwsTarget, stackOutputs, TARGET_ARGS, TARGET_USAGE } from './aws-target';
+import { describeTarget, resolveAwsTarget, runOperatorCommand, stackOutputs, TARGET_ARGS, TARGET_USAGE } from './aws-target';
 
 const USAGE = `Usage: npm run outputs -- --stage <${STAGES.join('|')}> [options]
 
@@ -51,10 +51,4 @@ async function run(argv: string[]): Promise<number> {
   return 0;
 }
 
-run(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runOperatorCommand(run);

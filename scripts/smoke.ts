@@ -24,7 +24,7 @@ import { isStageName, STAGES, stackNameOf } from '#shared/stages';
 import { loadFunctions } from '#local/functions';
 import { openLocalStore } from '#local/local-store';
 import { startLocalApi } from '#local/server';
-import { describeTarget, resolveAwsTarget, stackOutputs, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
+import { describeTarget, resolveAwsTarget, runOperatorCommand, stackOutputs, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
 import { checkRevokedKeyRefused, runSmokeChecks, type CheckResult, type SmokeTarget } from './smoke/checks';
 import { localFunctionEnvironment } from '#local/function-environment';
 
@@ -59,6 +59,8 @@ async function stageSession(stage: string, options: AwsTargetOptions): Promise<S
   const stackName = stackNameOf(stage);
   // The region cdk deploy used, found the way the CDK CLI finds it (scripts/aws-target.ts).
   const aws = await resolveAwsTarget(options);
+  // Before any AWS call, so that a failure says where it looked.
+  console.log(describeTarget(stackName, aws));
   const outputs = await stackOutputs(stage, aws);
   const output = (key: string): string => {
     const value = outputs[key];
@@ -71,7 +73,7 @@ async function stageSession(stage: string, options: AwsTargetOptions): Promise<S
     target: { petsBaseUrl: output('PetsBaseUrl'), messagesBaseUrl: output('MessagesBaseUrl'), key },
     // Every deployed stage allows its developer portal's origin (docs/portal.md).
     corsOrigin: new URL(output('PortalUrl')).origin,
-    where: describeTarget(stackName, aws),
+    where: `${stackName} (${output('PetsBaseUrl')})`,
     revoke,
     close: () => {
       db.destroy();
@@ -177,10 +179,4 @@ async function main(argv: string[]): Promise<number> {
   return count('fail') > 0 ? 1 : 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runOperatorCommand(main);

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { resolveAwsTarget } from '../../scripts/aws-target';
+import { explainFailure, resolveAwsTarget } from '../../scripts/aws-target';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '../..');
@@ -108,3 +108,69 @@ it('`npm run outputs -- --stage staging` names the stack and the region it looks
     `Stack PetStore-staging in eu-central-1 (region: profile "ops" in ${join(home, '.aws', 'config')}; profile: ops)`,
   );
 }, 30_000);
+
+describe('a credential failure says how to fix it', () => {
+  const sdkFailure = Object.assign(new Error('Could not load credentials from any providers'), { name: 'CredentialsProviderError' });
+  const config = () => join(home, '.aws', 'config');
+  const credentials = () => join(home, '.aws', 'credentials');
+
+  it('an unknown profile: says so, lists the profiles of both files, and names --profile, AWS_PROFILE and `aws configure sso`', async () => {
+    writeAws('config', CONFIG + '\n[sso-session corp]\nsso_start_url = https://corp.awsapps.com/start\n');
+    writeAws('credentials', '[ci]\naws_access_key_id = AKIDEXAMPLE\naws_secret_access_key = secret\n');
+    const message = await explainFailure(sdkFailure, { HOME: home, AWS_PROFILE: 'nosuch' });
+    expect(message).toContain('the SDK said: Could not load credentials from any providers');
+    expect(message).toContain(`The profile "nosuch" is in neither ${config()} nor ${credentials()}.`);
+    expect(message).toContain(`Profiles found: default, ops, bare (${config()}); ci (${credentials()}).`);
+    expect(message).toMatch(/^ {2}--profile <name>, or AWS_PROFILE=<name> +use one of the profiles found$/m);
+    expect(message).toMatch(/aws configure sso/);
+    expect(message).not.toMatch(/aws sso login --profile nosuch/);
+  });
+
+  it('an IAM Identity Center profile: `aws sso login --profile <it>`', async () => {
+    writeAws(
+      'config',
+      '[profile ops]\nsso_session = corp\nsso_account_id = 123456789012\nsso_role_name = Admin\n\n[sso-session corp]\nsso_start_url = https://corp.awsapps.com/start\nsso_region = eu-west-1\n',
+    );
+    const message = await explainFailure(sdkFailure, { HOME: home, AWS_PROFILE: 'ops' });
+    expect(message).toContain('The profile in use is "ops".');
+    expect(message).toMatch(/^ {2}aws sso login --profile ops /m);
+  });
+
+  it('no AWS files at all: `aws configure sso` or keys in the environment', async () => {
+    const message = await explainFailure(sdkFailure, { HOME: home });
+    expect(message).toContain(`No profiles in ${config()} or ${credentials()}.`);
+    expect(message).toMatch(/aws configure sso/);
+    expect(message).toMatch(/AWS_ACCESS_KEY_ID/);
+    expect(message).not.toMatch(/^ {2}--profile <name>/m);
+  });
+
+  it('any other failure keeps its own message', async () => {
+    await expect(explainFailure(new Error('Stack PetStore-dev in eu-west-1 … does not exist'), { HOME: home })).resolves.toBe(
+      'Stack PetStore-dev in eu-west-1 … does not exist',
+    );
+  });
+});
+
+it('without credentials, every operator command names the stack and region, then the fix instead of the bare SDK line', async () => {
+  writeAws('config', '[profile ops]\nregion = eu-central-1\n');
+  const env = { PATH: process.env.PATH ?? '', HOME: home, AWS_EC2_METADATA_DISABLED: 'true' };
+  const command = (script: string, args: string[]) =>
+    run(join(ROOT, 'node_modules/.bin/tsx'), [script, ...args], { cwd: ROOT, env }).then(
+      () => undefined,
+      (error: unknown) => error as { code: number; stdout: string; stderr: string },
+    );
+  const failures = await Promise.all([
+    command('scripts/outputs.ts', ['--stage', 'staging', '--profile', 'nosuch']),
+    command('scripts/keys.ts', ['list', '--stage', 'staging', '--profile', 'nosuch']),
+    command('scripts/smoke.ts', ['--stage', 'staging', '--profile', 'nosuch']),
+    command('scripts/logs.ts', ['--stage', 'staging', '--profile', 'nosuch']),
+  ]);
+  for (const failure of failures) {
+    expect(failure?.code).toBe(1);
+    const output = `${failure?.stdout ?? ''}${failure?.stderr ?? ''}`;
+    expect(output).toContain('Stack PetStore-staging in us-east-1 (region: no region configured');
+    expect(output).toContain(`The profile "nosuch" is in neither ${join(home, '.aws', 'config')}`);
+    expect(output).toContain(`Profiles found: ops (${join(home, '.aws', 'config')}).`);
+    expect(output).toMatch(/aws configure sso/);
+  }
+}, 60_000);
