@@ -9,6 +9,7 @@ import type { IdempotencyClaim } from '#data/repositories/write-once';
 import { claimOf } from './idempotency-key';
 import { addHeaders } from './middleware/add-headers';
 import { jsonTextBody } from './middleware/json-text-body';
+import { uniqueMemberNames } from './middleware/unique-member-names';
 import { limitBodySize } from './middleware/limit-body-size';
 import { mapErrors } from './middleware/map-errors';
 import { accountOf, requireAccount, type AccountCaller } from '#auth/require-account';
@@ -61,6 +62,7 @@ export function httpHandler<const Spec extends OperationSpec>(
     handler
       .use(named('limitBodySize', limitBodySize()))
       .use(named('jsonTextBody', jsonTextBody()))
+      .use(named('uniqueMemberNames', uniqueMemberNames()))
       .use(httpJsonBodyParser({ disableContentTypeCheck: true }));
   handler
     .use(named('addHeaders', addHeaders(spec.headers ?? {})))

@@ -1,7 +1,8 @@
 /**
  * What every body-carrying operation accepts as a request body, held to the spec: exactly
  * `application/json` (any parameters, case and spacing RFC 9110 allows; charset, if any, UTF-8), and
- * bytes that are valid UTF-8. Anything else is refused with 400 and stores nothing.
+ * bytes that are valid UTF-8, each member name once per object (I-JSON, RFC 7493). Anything else is refused
+ * with 400 and stores nothing.
  */
 import { expectRefusedUnchanged, useTestApi } from '../support/test-api';
 
@@ -69,5 +70,24 @@ describe.each(OPERATIONS)('$label', ({ path, table, created, body }) => {
       status: 400,
       code: 'invalid_json',
     });
+  });
+
+  test.each([
+    ['at the top level', (json: string) => json.replace(/^\{/, '{"dup":1,"dup":2,')],
+    ['spelled with an escape', (json: string) => json.replace(/^\{/, '{"dup":1,"d\\u0075p":2,')],
+    ['in a nested object', (json: string) => json.replace(/^\{/, '{"extra":{"a":1,"a":1},')],
+    ['a field of the operation, the second value valid', (json: string) => json.replace(/^\{/, `${json.slice(0, json.indexOf(','))},`)],
+  ])('refuses a member name repeated %s with 400 invalid_json naming it', async (_label, repeat) => {
+    await expectRefusedUnchanged(api, table, () => send(path, repeat(body('twice')), 'application/json'), {
+      status: 400,
+      code: 'invalid_json',
+      message: /repeats the member name/,
+    });
+  });
+
+  test('a member name that also appears as a value is fine', async () => {
+    const [before, after] = body('@@').split('@@') as [string, string];
+    const answer = await send(path, `${before}name${after}`, 'application/json');
+    expect(answer.status).toBe(created);
   });
 });
