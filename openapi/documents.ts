@@ -23,7 +23,7 @@ const DESCRIPTION = `An HTTP/JSON API to a store's animals — list, add, fetch 
 \`PetsBaseUrl\` and \`MessagesBaseUrl\`; locally (\`npm start\`) they are \`http://127.0.0.1:3000/v1\` and \`http://127.0.0.1:3000\`.
 
 **Authentication.** Every call needs \`Authorization: Bearer <API_KEY>\` (the scheme is case-insensitive). Without a
-valid key every route, including unknown ones, answers 401 — before the body is read or validated. Developers get their
+valid key every route, including unknown ones, answers 401 — before the body is read or validated (only a body over API Gateway's 10 MB limit is refused first, with its own 413). Developers get their
 keys from the developer portal (the stack output \`PortalUrl\`; locally \`http://127.0.0.1:3000${PORTAL_PATH}/\`): sign up, then
 create and revoke keys there. An operator can also issue keys with \`npm run keys -- create\`.
 

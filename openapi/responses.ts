@@ -128,7 +128,11 @@ export function errorResponses(codes: readonly ErrorCode[], options: ErrorRespon
       if (gateway) examples.gateway = { summary: 'answered by API Gateway', value: { message: gateway.message } };
       const when = [
         ...statusCodes.map((code) => `\`${code}\`: ${options.errorWhen?.[code] ?? ERROR_CODES[code].when}`),
-        ...(gateway ? [`\`{"message":"${gateway.message}"}\`: ${gateway.when}`] : []),
+        ...(gateway
+          ? [
+              `\`{"message":"${gateway.message}"}\`: ${gateway.when} API Gateway sends this body without a Content-Type (listed under application/json only because OpenAPI needs a media type).`,
+            ]
+          : []),
       ].join(' ');
       const schema =
         statusCodes.length === 0

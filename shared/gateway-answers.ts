@@ -31,7 +31,9 @@ export const GATEWAY_ANSWERS = {
   },
   429: {
     message: 'Too Many Requests',
-    when: "API Gateway throttles the stage (each API's rate and burst limits, per stage). Retry after a short, growing pause.",
+    when:
+      "API Gateway throttles the route (the stage's rate and burst limits apply to each route). It sends no `Retry-After`: retry " +
+      'after a short pause that grows with each 429 (e.g. 100 ms, doubling, with jitter, up to a few seconds).',
   },
   500: {
     message: 'Internal Server Error',
