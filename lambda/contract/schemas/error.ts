@@ -22,7 +22,11 @@ export const ERROR_CODES = {
     when: 'A field, query or path parameter or header is missing, unknown or invalid; the message names it.',
     example: "field 'name' is required",
   },
-  invalid_json: { status: 400, when: 'The body is empty, not valid JSON (a member name repeated in one object included: I-JSON, RFC 7493), or not valid UTF-8.', example: 'request body is not valid JSON' },
+  invalid_json: {
+    status: 400,
+    when: 'The body is empty, not valid JSON (a member name repeated in one object included: I-JSON, RFC 7493), or not valid UTF-8.',
+    example: 'request body is not valid JSON',
+  },
   unsupported_media_type: {
     status: 400,
     when:
