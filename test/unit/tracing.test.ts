@@ -16,6 +16,7 @@ const FACADE_ID = '53995c3f42cd8ad8';
 const saved = { ...process.env };
 let daemon: Socket;
 const received: Record<string, unknown>[] = [];
+const waiters = new Set<{ readonly count: number; readonly resolve: () => void }>();
 
 let handler: (event: { requestContext: { requestId: string } }, context?: Context) => Promise<unknown>;
 
@@ -33,6 +34,7 @@ beforeAll(async () => {
     const [header, body] = message.toString().split('\n');
     expect(JSON.parse(header ?? '')).toEqual({ format: 'json', version: 1 });
     received.push(JSON.parse(body ?? '') as Record<string, unknown>);
+    for (const waiter of [...waiters]) if (received.length >= waiter.count) waiter.resolve();
   });
   await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
   Object.assign(process.env, {
@@ -52,10 +54,22 @@ beforeEach(() => {
   received.length = 0;
 });
 
-const invoke = () => handler({ requestContext: { requestId: 'gw-request-1' } }, { awsRequestId: 'lambda-request-1' } as Context);
+const invoke = (awsRequestId = 'lambda-request-1') =>
+  handler({ requestContext: { requestId: 'gw-request-1' } }, { awsRequestId } as Context);
 
-async function settled(count: number): Promise<void> {
-  for (let waited = 0; received.length < count && waited < 2_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+/** Resolves once the daemon has received `count` segments (the test's timeout bounds the wait). */
+function settled(count: number): Promise<void> {
+  if (received.length >= count) return Promise.resolve();
+  return new Promise((resolve) => {
+    const waiter = {
+      count,
+      resolve: () => {
+        waiters.delete(waiter);
+        resolve();
+      },
+    };
+    waiters.add(waiter);
+  });
 }
 
 test('a sampled invocation sends its operation subsegment, annotated with both request ids, and its DynamoDB call nested under it', async () => {
@@ -88,6 +102,10 @@ test('an unsampled invocation, or a stage with tracing off, sends nothing', asyn
   process.env.POWERTOOLS_TRACE_ENABLED = 'false';
   await invoke();
   process.env.POWERTOOLS_TRACE_ENABLED = 'true';
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  expect(received).toEqual([]);
+  // A sampled invocation after them: once its two segments arrive, anything the others sent would have too.
+  await invoke('marker');
+  await settled(2);
+  const operations = received.filter((segment) => segment.name === '## getPet');
+  expect(operations.map((segment) => (segment.annotations as { awsRequestId?: string }).awsRequestId)).toEqual(['marker']);
+  expect(received).toHaveLength(2);
 });
