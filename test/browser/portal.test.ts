@@ -39,6 +39,7 @@ function cognitoOf() {
 function codeFor(email: string): string {
   const code = cognitoOf().lastCode(email);
   if (!code) throw new Error(`no code was sent to ${email}`);
+  expect(code).toMatch(/^\d{6}$/);
   return code;
 }
 

@@ -67,6 +67,10 @@ describe("the portal's Content-Security-Policy", () => {
       executeApi(template, 'dev', 'messages'),
     ]);
     expect(storedPolicy).not.toContain('*');
+    // Everything else from the site only, and never framed.
+    expect(directive(storedPolicy, 'default-src')).toEqual(["'self'"]);
+    expect(directive(storedPolicy, 'script-src')).toEqual(["'self'"]);
+    expect(directive(storedPolicy, 'frame-ancestors')).toEqual(["'none'"]);
   });
 
   it('a stage with custom domains on API Gateway lists those domains for the pets and messages APIs', () => {
