@@ -209,6 +209,22 @@ export async function explainFailure(error: unknown, env: NodeJS.ProcessEnv = pr
   return lines.join('\n');
 }
 
+/**
+ * Where a stage's stack is, as every operator command finds it: `--profile` also for the SDK's credential chain
+ * (it reads AWS_PROFILE, like the AWS and CDK CLIs), and the stack and region said before any AWS call, so a
+ * failure says where it looked. On stderr by default: stdout carries the command's own output.
+ */
+export async function stageTarget(
+  stage: StageName,
+  options: AwsTargetOptions,
+  say: (line: string) => void = (line) => console.error(line),
+): Promise<AwsTarget> {
+  if (options.profile) process.env.AWS_PROFILE = options.profile;
+  const target = await resolveAwsTarget(options);
+  say(describeTarget(stackNameOf(stage), target));
+  return target;
+}
+
 /** Runs an operator command to its exit code; a failure ends it with its explanation, not a stack trace. */
 export function runOperatorCommand(run: (argv: string[]) => Promise<number>): void {
   run(process.argv.slice(2)).then(

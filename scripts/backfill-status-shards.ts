@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { createDocumentClient } from '#data/dynamodb-client';
 import { backfillStatusShards } from '#data/repositories/status-shard-backfill';
 import { isStageName, STAGES, stackNameOf } from '#shared/stages';
-import { describeTarget, resolveAwsTarget, stackOutputs, TARGET_ARGS, TARGET_USAGE } from './aws-target';
+import { runOperatorCommand, stackOutputs, stageTarget, TARGET_ARGS, TARGET_USAGE } from './aws-target';
 
 const USAGE = `Usage: npm run backfill:status-shards -- --stage <${STAGES.join('|')}> [--region <region>] [--profile <name>]
 
@@ -26,13 +26,10 @@ async function run(argv: string[]): Promise<number> {
     console.error(`--stage must be one of ${STAGES.join(', ')}\n\n${USAGE}`);
     return 2;
   }
-  if (values.profile) process.env.AWS_PROFILE = values.profile;
-  const aws = await resolveAwsTarget({ region: values.region, profile: values.profile });
-  const stackName = stackNameOf(values.stage);
-  console.error(describeTarget(stackName, aws));
+  const aws = await stageTarget(values.stage, { region: values.region, profile: values.profile });
   const table = (await stackOutputs(values.stage, aws)).PetsTableName;
   if (!table) {
-    console.error(`stack ${stackName} has no PetsTableName output; deploy it first`);
+    console.error(`stack ${stackNameOf(values.stage)} has no PetsTableName output; deploy it first`);
     return 1;
   }
   const db = createDocumentClient(undefined, aws.region);
@@ -47,4 +44,4 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await run(process.argv.slice(2));
+runOperatorCommand(run);

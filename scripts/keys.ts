@@ -17,10 +17,9 @@ import { AUTH_CACHE_TTL_MS } from '#auth/settings';
 import { isStageName, STAGES, stackNameOf, type StageName } from '#shared/stages';
 import {
   clientConfigOf,
-  describeTarget,
-  resolveAwsTarget,
   runOperatorCommand,
   stackOutputs,
+  stageTarget,
   TARGET_ARGS,
   TARGET_USAGE,
   type AwsTargetOptions,
@@ -60,9 +59,7 @@ interface Target {
 
 async function deployedTarget(stage: StageName, options: AwsTargetOptions): Promise<Target> {
   const stackName = stackNameOf(stage);
-  const aws = await resolveAwsTarget(options);
-  // On stderr, so that `--json` output stays one JSON document.
-  console.error(describeTarget(stackName, aws));
+  const aws = await stageTarget(stage, options);
   const outputs = await stackOutputs(stage, aws);
   const output = (key: string): string => {
     const value = outputs[key];
@@ -171,8 +168,6 @@ async function run(argv: string[]): Promise<number> {
     console.error('--region and --profile need --stage (they pick the deployed stack)');
     return 2;
   }
-  // The SDK's credential chain reads the profile from the environment, like the AWS and CDK CLIs.
-  if (values.profile) process.env.AWS_PROFILE = values.profile;
   const target = values.stage
     ? await deployedTarget(values.stage, { region: values.region, profile: values.profile })
     : await localTarget(resolve(values['data-dir'] ?? process.env.PETSTORE_DATA_DIR ?? '.petstore'));

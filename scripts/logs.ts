@@ -7,16 +7,8 @@ import { CloudWatchLogsClient, paginateFilterLogEvents, type FilteredLogEvent } 
 import { parseArgs } from 'node:util';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import type { ApiName } from '#shared/routes';
-import { isStageName, STAGES, stackNameOf } from '#shared/stages';
-import {
-  clientConfigOf,
-  describeTarget,
-  resolveAwsTarget,
-  runOperatorCommand,
-  stackResources,
-  TARGET_ARGS,
-  TARGET_USAGE,
-} from './aws-target';
+import { isStageName, STAGES } from '#shared/stages';
+import { clientConfigOf, stageTarget, runOperatorCommand, stackResources, TARGET_ARGS, TARGET_USAGE } from './aws-target';
 import {
   accessLogSourceOf,
   API_NAMES,
@@ -128,10 +120,7 @@ async function run(argv: string[]): Promise<number> {
     return 2;
   }
 
-  if (values.profile) process.env.AWS_PROFILE = values.profile;
-  const target = await resolveAwsTarget({ region: values.region, profile: values.profile });
-  // On stderr: stdout carries only log lines, for grep and jq.
-  console.error(describeTarget(stackNameOf(values.stage), target));
+  const target = await stageTarget(values.stage, { region: values.region, profile: values.profile });
   const wanted = new Set<string>([
     ...(functions.length > 0 || apis.length > 0 ? functions : DEPLOYED_FUNCTIONS.map((fn) => fn.name)),
     ...apis.map((api) => accessLogSourceOf(api as ApiName)),

@@ -4,8 +4,8 @@
  * `PETS=$(npm run --silent outputs -- --stage staging --get PetsBaseUrl)`.
  */
 import { parseArgs } from 'node:util';
-import { isStageName, STAGES, stackNameOf } from '#shared/stages';
-import { describeTarget, resolveAwsTarget, runOperatorCommand, stackOutputs, TARGET_ARGS, TARGET_USAGE } from './aws-target';
+import { isStageName, STAGES } from '#shared/stages';
+import { runOperatorCommand, stackOutputs, stageTarget, TARGET_ARGS, TARGET_USAGE } from './aws-target';
 
 const USAGE = `Usage: npm run outputs -- --stage <${STAGES.join('|')}> [options]
 
@@ -34,10 +34,7 @@ async function run(argv: string[]): Promise<number> {
     console.error(`--stage must be one of ${STAGES.join(', ')}\n\n${USAGE}`);
     return 2;
   }
-  if (values.profile) process.env.AWS_PROFILE = values.profile;
-  const target = await resolveAwsTarget({ region: values.region, profile: values.profile });
-  // On stderr: stdout carries only the outputs, for scripts.
-  console.error(describeTarget(stackNameOf(values.stage), target));
+  const target = await stageTarget(values.stage, { region: values.region, profile: values.profile });
   const outputs = await stackOutputs(values.stage, target);
   if (values.get !== undefined) {
     const value = outputs[values.get];

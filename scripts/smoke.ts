@@ -24,7 +24,7 @@ import { isStageName, STAGES, stackNameOf } from '#shared/stages';
 import { loadFunctions } from '#local/functions';
 import { openLocalStore } from '#local/local-store';
 import { startLocalApi } from '#local/server';
-import { describeTarget, resolveAwsTarget, runOperatorCommand, stackOutputs, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
+import { runOperatorCommand, stackOutputs, stageTarget, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
 import { checkRevokedKeyRefused, runSmokeChecks, type CheckResult, type SmokeTarget } from './smoke/checks';
 import { localFunctionEnvironment } from '#local/function-environment';
 
@@ -57,10 +57,8 @@ async function temporaryKey(keys: ApiKeyRepository): Promise<{ key: string; revo
 async function stageSession(stage: string, options: AwsTargetOptions): Promise<Session> {
   if (!isStageName(stage)) throw new Error(`--stage must be one of ${STAGES.join(', ')}`);
   const stackName = stackNameOf(stage);
-  // The region cdk deploy used, found the way the CDK CLI finds it (scripts/aws-target.ts).
-  const aws = await resolveAwsTarget(options);
-  // Before any AWS call, so that a failure says where it looked.
-  console.log(describeTarget(stackName, aws));
+  // The region cdk deploy used, found the way the CDK CLI finds it; on stdout, with the checks' report.
+  const aws = await stageTarget(stage, options, (line) => console.log(line));
   const outputs = await stackOutputs(stage, aws);
   const output = (key: string): string => {
     const value = outputs[key];
@@ -132,7 +130,6 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   let session: Session;
-  if (values.profile) process.env.AWS_PROFILE = values.profile;
   if (values.stage !== undefined) session = await stageSession(values.stage, { region: values.region, profile: values.profile });
   else if (values.local) session = await localSession();
   else {
