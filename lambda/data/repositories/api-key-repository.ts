@@ -7,6 +7,7 @@ import {
   REVOKED_KEYS_LISTED_FOR_DAYS,
 } from '#contract/account-limits';
 import { isConditionFailure, putIf } from './conditional-put';
+import { readPages } from './read-pages';
 import type { ApiKeyRecord } from '#auth/key-record';
 
 export interface ApiKeyRepository {
@@ -114,14 +115,10 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
 
   /** Operator path only (the keys CLI): the table holds one small item per key. */
   async list(): Promise<ApiKeyRecord[]> {
-    const records: ApiKeyRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(new ScanCommand({ TableName: this.tableName, ExclusiveStartKey: startKey }));
-      records.push(...(page.Items ?? []).map(recordOf));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return records.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    const items = await readPages(({ startKey }) =>
+      this.db.send(new ScanCommand({ TableName: this.tableName, ExclusiveStartKey: startKey })),
+    );
+    return items.map(recordOf).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
   async listedForAccount(accountId: string, now: Date): Promise<ApiKeyRecord[]> {
@@ -143,10 +140,8 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
   }
 
   async activeForAccount(accountId: string): Promise<ApiKeyRecord[]> {
-    const records: ApiKeyRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
+    const items = await readPages(({ startKey }) =>
+      this.db.send(
         new QueryCommand({
           TableName: this.tableName,
           IndexName: API_KEYS_ACCOUNT_INDEX,
@@ -154,11 +149,9 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
           ExpressionAttributeValues: { ':accountId': accountId, ':active': ACTIVE },
           ExclusiveStartKey: startKey,
         }),
-      );
-      records.push(...(page.Items ?? []).map(recordOf));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return records;
+      ),
+    );
+    return items.map(recordOf);
   }
 
   async revokeOwned(

@@ -5,6 +5,7 @@ import type { NewPet } from '#contract/schemas/pet';
 import type { Pet } from '#contract/schemas/pet-response';
 import { DEFAULT_PET_STATUS, type PetStatus } from '#contract/schemas/pet-status';
 import { withWriteToken, type Tokened } from './conditional-put';
+import { readPages } from './read-pages';
 import { createItem, type CreateOptions, type CreateTarget, type IdempotencyClaim, type Written } from './write-once';
 
 /** The position after the last pet of a page (http/page-cursor.ts gives it its wire form). */
@@ -137,37 +138,29 @@ export class DynamoPetRepository implements PetRepository {
     wanted: number,
     afterId: number | undefined,
   ): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const output = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: index,
-          Limit: wanted - items.length,
-          ExclusiveStartKey: startKey,
-          KeyConditionExpression: afterId === undefined ? '#key = :key' : '#key = :key AND #id > :after',
-          ...PET_PROJECTION,
-          ExpressionAttributeNames: { ...PET_PROJECTION.ExpressionAttributeNames, '#key': keyName },
-          ExpressionAttributeValues: { ':key': key, ...(afterId === undefined ? {} : { ':after': afterId }) },
-        }),
-      );
-      items.push(...(output.Items ?? []));
-      startKey = output.LastEvaluatedKey;
-    } while (startKey && items.length < wanted);
-    return items;
+    return readPages(
+      ({ startKey, limit }) =>
+        this.db.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            IndexName: index,
+            Limit: limit,
+            ExclusiveStartKey: startKey,
+            KeyConditionExpression: afterId === undefined ? '#key = :key' : '#key = :key AND #id > :after',
+            ...PET_PROJECTION,
+            ExpressionAttributeNames: { ...PET_PROJECTION.ExpressionAttributeNames, '#key': keyName },
+            ExpressionAttributeValues: { ':key': key, ...(afterId === undefined ? {} : { ':after': afterId }) },
+          }),
+        ),
+      { wanted },
+    );
   }
 
   async #scan(wanted: number, afterId: number | undefined): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined = afterId === undefined ? undefined : { id: afterId };
-    do {
-      const output = await this.db.send(
-        new ScanCommand({ TableName: this.tableName, Limit: wanted - items.length, ExclusiveStartKey: startKey, ...PET_PROJECTION }),
-      );
-      items.push(...(output.Items ?? []));
-      startKey = output.LastEvaluatedKey;
-    } while (startKey && items.length < wanted);
-    return items;
+    return readPages(
+      ({ startKey, limit }) =>
+        this.db.send(new ScanCommand({ TableName: this.tableName, Limit: limit, ExclusiveStartKey: startKey, ...PET_PROJECTION })),
+      { wanted, ...(afterId === undefined ? {} : { startKey: { id: afterId } }) },
+    );
   }
 }
