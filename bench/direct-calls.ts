@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PET_PROJECTION } from '#data/repositories/pet-repository';
-import { PETS_STATUS_INDEX, PETS_STATUS_SHARDS, PETS_STATUS_SHARD_ATTRIBUTE } from '#shared/tables';
+import { PETS_STATUS_INDEX, PETS_STATUS_SHARD_ATTRIBUTE, statusShardKeys } from '#shared/tables';
 import type { TableNames } from '#local/tables';
 
 /** The DynamoDB calls the handlers make, made directly with the SDK: the bench's baseline. */
@@ -10,7 +10,7 @@ export function directCalls(db: DynamoDBDocumentClient, tables: TableNames) {
     /** A page of `limit` plus the one item the repository reads ahead, from every shard of the status, in parallel. */
     listByStatus: (status: string, limit: number) =>
       Promise.all(
-        Array.from({ length: PETS_STATUS_SHARDS }, (_, shard) =>
+        statusShardKeys(status).map((shard) =>
           db.send(
             new QueryCommand({
               TableName: tables.pets,
@@ -19,7 +19,7 @@ export function directCalls(db: DynamoDBDocumentClient, tables: TableNames) {
               KeyConditionExpression: '#shard = :shard',
               ...PET_PROJECTION,
               ExpressionAttributeNames: { ...PET_PROJECTION.ExpressionAttributeNames, '#shard': PETS_STATUS_SHARD_ATTRIBUTE },
-              ExpressionAttributeValues: { ':shard': `${status}#${shard}` },
+              ExpressionAttributeValues: { ':shard': shard },
             }),
           ),
         ),

@@ -8,7 +8,7 @@
  */
 import { newPetId } from '#data/pet-ids';
 import { PET_STATUSES, type PetStatus } from '#contract/schemas/pet-status';
-import { PETS_STATUS_SHARDS, statusShardOf } from '#shared/tables';
+import { PETS_STATUS_SHARDS, statusShardKey, statusShardOf } from '#shared/tables';
 import type { BudgetCheck, Table } from './report';
 
 const PARTITION_WRITES_PER_SECOND = 1_000;
@@ -68,7 +68,8 @@ export function runPartitionHeat(seconds: number): PartitionHeatResult {
       .filter((shards, index, all) => all.indexOf(shards) === index)
       .map((shards) => ({
         label: `status#(id mod ${shards})${shards === PETS_STATUS_SHARDS ? ' (deployed)' : ''}`,
-        key: (status: PetStatus, id: number) => (shards === PETS_STATUS_SHARDS ? statusShardOf(status, id) : `${status}#${id % shards}`),
+        key: (status: PetStatus, id: number) =>
+          shards === PETS_STATUS_SHARDS ? statusShardOf(status, id) : statusShardKey(status, id % shards),
       })),
   ];
   const rows: string[][] = [];

@@ -52,8 +52,13 @@ export const PETS_LEGACY_STATUS_INDEX: IndexDefinition = {
   sortKey: { name: 'id', type: 'N' },
 };
 export const PETS_LEGACY_STATUS_INDEX_ENV = 'PETS_LEGACY_STATUS_INDEX';
+/** The index key of one shard of a status: `available#7`. */
+export const statusShardKey = (status: string, shard: number): string => `${status}#${shard}`;
 /** Ids end in random bits, so `id mod N` spreads every status evenly over its shards. */
-export const statusShardOf = (status: string, id: number): string => `${status}#${id % PETS_STATUS_SHARDS}`;
+export const statusShardOf = (status: string, id: number): string => statusShardKey(status, id % PETS_STATUS_SHARDS);
+/** Every shard key of a status, in shard order: what a filtered listing queries. */
+export const statusShardKeys = (status: string): string[] =>
+  Array.from({ length: PETS_STATUS_SHARDS }, (_, shard) => statusShardKey(status, shard));
 /**
  * An account's keys by how long they stay listed (active keys last of all): the account API reads only
  * what it shows (lambda/data/repositories/api-key-repository.ts), never a Scan, never the whole history.

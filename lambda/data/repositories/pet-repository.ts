@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { PETS_STATUS_INDEX, PETS_STATUS_SHARDS, PETS_STATUS_SHARD_ATTRIBUTE, statusShardOf } from '#shared/tables';
+import { PETS_STATUS_INDEX, PETS_STATUS_SHARD_ATTRIBUTE, statusShardKeys, statusShardOf } from '#shared/tables';
 import { newPetId } from '../pet-ids';
 import type { NewPet } from '#contract/schemas/pet';
 import type { Pet } from '#contract/schemas/pet-response';
@@ -120,7 +120,7 @@ export class DynamoPetRepository implements PetRepository {
 
   async #fromShards(status: PetStatus, wanted: number, afterId: number | undefined): Promise<Record<string, unknown>[]> {
     if (this.#legacyStatusIndex) return this.#queryKey(this.#legacyStatusIndex, 'status', status, wanted, afterId);
-    const shards = Array.from({ length: PETS_STATUS_SHARDS }, (_, shard) => `${status}#${shard}`);
+    const shards = statusShardKeys(status);
     const pages = await Promise.all(
       shards.map((shard) => this.#queryKey(PETS_STATUS_INDEX, PETS_STATUS_SHARD_ATTRIBUTE, shard, wanted, afterId)),
     );
