@@ -1,7 +1,7 @@
 /**
  * The contract check, used by the tests (on every answer they receive) and by `npm run smoke` (on a
- * deployed stage's answers). Holds an HTTP answer to docs/openapi.json or, for the account API,
- * docs/account-openapi.json (the committed documents clients get): the request must
+ * deployed stage's answers). Holds an HTTP answer to the committed document of its API (docs/openapi/:
+ * pets.json, messages.json or account.json, the documents clients get): the request must
  * match a documented operation (through its servers and path), the status must be one the operation
  * documents, every header the API sets must be documented for that answer (required ones present,
  * values matching their schemas), and the body must match the documented media type and schema
@@ -12,7 +12,7 @@ import addFormats from 'ajv-formats';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Header, JsonSchema, OpenApiDocument, Operation, Reference, Response } from './types';
-import { ACCOUNT_OPENAPI_FILE, OPENAPI_FILE } from './render';
+import { ACCOUNT_OPENAPI_FILE, MESSAGES_OPENAPI_FILE, PETS_OPENAPI_FILE } from './render';
 import { ACCOUNT_BASE_PATH } from '#shared/routes';
 
 export interface ContractRequest {
@@ -63,19 +63,21 @@ const TRANSPORT_HEADERS = new Set([
  */
 export function projectRoot(): string {
   for (let directory = process.cwd(); ; directory = dirname(directory)) {
-    if (existsSync(join(directory, OPENAPI_FILE))) return directory;
-    if (dirname(directory) === directory) throw new Error(`no ${OPENAPI_FILE} above ${process.cwd()}`);
+    if (existsSync(join(directory, PETS_OPENAPI_FILE))) return directory;
+    if (dirname(directory) === directory) throw new Error(`no ${PETS_OPENAPI_FILE} above ${process.cwd()}`);
   }
 }
 
 const readDocument = (file: string): OpenApiDocument => JSON.parse(readFileSync(join(projectRoot(), file), 'utf8')) as OpenApiDocument;
 
-export const openApiDocument: OpenApiDocument = readDocument(OPENAPI_FILE);
+export const petsOpenApiDocument: OpenApiDocument = readDocument(PETS_OPENAPI_FILE);
+export const messagesOpenApiDocument: OpenApiDocument = readDocument(MESSAGES_OPENAPI_FILE);
 export const accountOpenApiDocument: OpenApiDocument = readDocument(ACCOUNT_OPENAPI_FILE);
 
-/** Each document's components under an id of their own: both name their error body `Error`. */
+/** Each document's components under an id of their own: each names its error body `Error`. */
 const COMPONENTS_IDS = new Map<OpenApiDocument, string>([
-  [openApiDocument, 'urn:petstore:openapi-components'],
+  [petsOpenApiDocument, 'urn:petstore:pets-openapi-components'],
+  [messagesOpenApiDocument, 'urn:petstore:messages-openapi-components'],
   [accountOpenApiDocument, 'urn:petstore:account-openapi-components'],
 ]);
 const ajv = new Ajv2020({ allErrors: true, strict: true });
@@ -98,7 +100,7 @@ function validatorFor(schema: JsonSchema, componentsId: string): ValidateFunctio
 }
 
 /** Validates a value against a schema of a document (the pets one by default); returns the problems (none when it matches). */
-export function schemaProblems(schema: JsonSchema, value: unknown, document: OpenApiDocument = openApiDocument): string[] {
+export function schemaProblems(schema: JsonSchema, value: unknown, document: OpenApiDocument = petsOpenApiDocument): string[] {
   const validate = validatorFor(schema, COMPONENTS_IDS.get(document) ?? '');
   if (validate(value)) return [];
   return (validate.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`);
@@ -119,10 +121,10 @@ function templatePattern(template: string): string {
     .join('[^/]+');
 }
 
-const DOCUMENTED_OPERATIONS: LocatedOperation[] = [openApiDocument, accountOpenApiDocument].flatMap((document) =>
+const DOCUMENTED_OPERATIONS: LocatedOperation[] = [...COMPONENTS_IDS.keys()].flatMap((document) =>
   Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item).flatMap(([method, operation]) =>
-      (operation.servers ?? document.servers).map((server) => ({
+      document.servers.map((server) => ({
         method: method.toUpperCase(),
         pattern: new RegExp(`^${templatePattern(server.url)}${templatePattern(path)}$`),
         operation,
@@ -230,7 +232,7 @@ function bodyProblems(documented: Response['content'], answer: ContractAnswer, d
 export function contractViolations(request: ContractRequest, answer: ContractAnswer): { operationId: string; problems: string[] } {
   const located = locate(request.method, request.url);
   const operation = located?.operation;
-  const document = located?.document ?? (isAccountUrl(request.url) ? accountOpenApiDocument : openApiDocument);
+  const document = located?.document ?? (isAccountUrl(request.url) ? accountOpenApiDocument : petsOpenApiDocument);
   const operationId = operation?.operationId ?? '(any other route)';
   const documented = operation ? operation.responses[String(answer.status)] : unmatchedRouteResponse(answer.status, request.url);
   if (!documented) {

@@ -88,13 +88,7 @@ const IDEMPOTENCY_KEY: Parameter = {
   schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source, minLength: 1, maxLength: 255 },
 };
 
-function operationOf(
-  route: RouteDefinition,
-  docs: OperationDocs,
-  schemas: SchemaConverter,
-  servers: Server[] | undefined,
-  security: Operation['security'],
-): Operation {
+function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: SchemaConverter, security: Operation['security']): Operation {
   const {
     spec: { input },
     success,
@@ -112,7 +106,6 @@ function operationOf(
     description: docs.description,
     tags: [docs.tag],
     ...(docs.deprecated ? { deprecated: true } : {}),
-    ...(servers ? { servers } : {}),
     security,
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body
@@ -161,7 +154,7 @@ function operationOf(
 export interface DocumentDefinition {
   /** Where `npm run openapi` writes it, relative to the project root. */
   readonly file: string;
-  /** Its servers are this API's; an operation of another API names its own. */
+  /** The API whose base address the document's servers are: every route must be one of its. */
   readonly api: ApiName;
   readonly routes: readonly RouteDefinition[];
   readonly info: Pick<OpenApiDocument['info'], 'title' | 'summary' | 'description'>;
@@ -180,12 +173,14 @@ export function buildDocument(definition: DocumentDefinition): OpenApiDocument {
   });
   const paths: Record<string, PathItem> = {};
   for (const route of definition.routes) {
+    // Generators read only the document's servers: an operation of another API would be sent to the wrong address.
+    if (route.api !== definition.api)
+      throw new Error(`${route.operationId} is on the ${route.api} API, not in the ${definition.api} document`);
     const basePath = BASE_PATHS[route.api];
     if (!route.path.startsWith(`${basePath}/`)) throw new Error(`route ${route.path} is not under its API's base path ${basePath}`);
     const path = route.path.slice(basePath.length);
     const method = route.method.toLowerCase() as HttpMethodKey;
-    const servers = route.api === definition.api ? undefined : serversOf(route.api);
-    const operation = operationOf(route, OPERATION_DOCS[route.operationId], schemas, servers, security);
+    const operation = operationOf(route, OPERATION_DOCS[route.operationId], schemas, security);
     paths[path] = { ...paths[path], [method]: replaced ? { ...operation, responses: { ...operation.responses, ...replaced } } : operation };
   }
   const { bearerFormat, description } = definition.securityScheme;

@@ -1,14 +1,17 @@
 /**
- * The documents the service publishes, each what ./document.ts builds from a definition: docs/openapi.json
- * for the pets and messages APIs (the spec's interface) and docs/account-openapi.json for the developer
- * portal's account API, whose callers send a Cognito access token instead of an API key.
+ * The documents the service publishes, one per base address, each what ./document.ts builds from a
+ * definition: docs/openapi/pets.json and docs/openapi/messages.json (the spec's interface) and
+ * docs/openapi/account.json for the developer portal's account API, whose callers send a Cognito access
+ * token instead of an API key. One document per base address, each with its own top-level `servers`,
+ * because client generators read only those: with both APIs in one document (the messages operation
+ * naming its servers) most of them sent `POST /messages` to the pets base address.
  */
 import { API_KEY_FORM } from '#auth/api-keys';
 import { AUTH_CACHE_TTL_MS } from '#auth/settings';
 import { ACCOUNT_ERROR_CODES, ERROR_CODES } from '#contract/schemas/error';
 import { ACCESS_TOKEN_VALIDITY_MINUTES, PORTAL_PATH } from '#shared/accounts';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN } from '#contract/schemas/list-pets-query';
-import { ACCOUNT_ROUTES, ROUTES } from '#shared/routes';
+import { ACCOUNT_ROUTES, ROUTES, type ApiName, type RouteDefinition } from '#shared/routes';
 import type { DocumentDefinition } from './document';
 import type { JsonSchema, Response } from './types';
 
@@ -16,16 +19,12 @@ const errorTable = Object.entries(ERROR_CODES)
   .map(([code, docs]) => `| ${docs.status} | \`${code}\` | ${docs.when} |`)
   .join('\n');
 
-const DESCRIPTION = `An HTTP/JSON API to a store's animals — list, add, fetch — plus the getting-started \`POST /messages\` call.
-
-**Base addresses.** The pets operations are relative to a base address ending with \`/v1\` (the interface version).
-\`POST /messages\` has its own base address, without \`/v1\`. Deployed addresses come from the stack outputs
-\`PetsBaseUrl\` and \`MessagesBaseUrl\`; locally (\`npm start\`) they are \`http://127.0.0.1:3000/v1\` and \`http://127.0.0.1:3000\`.
-
-**Authentication.** Every call needs \`Authorization: Bearer <API_KEY>\` (the scheme is case-insensitive). Without a
+/** What every document of the API-key APIs says about keys, errors and the gateway: one text for both. */
+const COMMON_DESCRIPTION = `**Authentication.** Every call needs \`Authorization: Bearer <API_KEY>\` (the scheme is case-insensitive). Without a
 valid key every route, including unknown ones, answers 401 — before the body is read or validated (only a body over API Gateway's 10 MB limit is refused first, with its own 413). Developers get their
 keys from the developer portal (the stack output \`PortalUrl\`; locally \`http://127.0.0.1:3000${PORTAL_PATH}/\`): sign up, then
-create and revoke keys there. An operator can also issue keys with \`npm run keys -- create\`.
+create and revoke keys there. An operator can also issue keys with \`npm run keys -- create\`. The same key works on the pets and
+messages APIs.
 
 **Errors.** Every error has the same JSON body, \`{"code","message","status"}\`, \`status\` repeating the HTTP status:
 
@@ -33,8 +32,7 @@ create and revoke keys there. An operator can also issue keys with \`npm run key
 |---|---|---|
 ${errorTable}
 
-Any method or path not listed here answers 404 \`not_found\` (401 without a valid key); that includes \`GET /store/orders\`,
-whose existence the interface mentions without defining it.
+Any method or path not listed here answers 404 \`not_found\` (401 without a valid key).
 
 **Answers from API Gateway itself.** A few answers come from the gateway, not the service, with the gateway's own body
 \`{"message": …}\` (schema \`GatewayError\`), no \`Content-Type\` and none of the service's headers: 429 \`Too Many Requests\`
@@ -42,33 +40,65 @@ when the stage is throttled, 413 \`Request Entity Too Large\` for a body over 10
 \`Internal Server Error\` when a function fails or times out. Each operation documents them next to the service's own answers
 (under \`application/json\`, which OpenAPI needs to describe a body).
 
-**Pagination.** \`GET /pets\` answers at most \`limit\` animals (${LIST_LIMIT_MIN}–${LIST_LIMIT_MAX}, default ${LIST_LIMIT_DEFAULT}); when more follow, the
-\`Link: <…>; rel="next"\` header gives the next page, with an opaque \`cursor\`.
-
-**Strictness.** Unknown body fields, unknown or repeated query parameters and a client-chosen \`id\` answer 400.
+**Strictness.** Unknown body fields, duplicate member names in a body, unknown or repeated query parameters and a client-chosen \`id\` answer 400.
 Answers are \`application/json\` with \`Cache-Control: no-store\`.`;
 
-export const SERVICE_DOCUMENT: DocumentDefinition = {
-  file: 'docs/openapi.json',
+const PETS_DESCRIPTION = `An HTTP/JSON API to a store's animals: list, add, fetch.
+
+**Base address.** Paths are relative to a base address ending with \`/v1\` (the interface version): the stack output
+\`PetsBaseUrl\`; locally (\`npm start\`) \`http://127.0.0.1:3000/v1\`. The getting-started \`POST /messages\` call is another API with
+its own base address and document (\`messages.json\` beside this one).
+
+${COMMON_DESCRIPTION}
+
+\`GET /store/orders\`, whose existence the interface mentions without defining it, is such an unknown route.
+
+**Pagination.** \`GET /pets\` answers at most \`limit\` animals (${LIST_LIMIT_MIN}–${LIST_LIMIT_MAX}, default ${LIST_LIMIT_DEFAULT}); when more follow, the
+\`Link: <…>; rel="next"\` header gives the next page, with an opaque \`cursor\`.`;
+
+const MESSAGES_DESCRIPTION = `The getting-started call of the pet store: submit a message, which is stored and answered as \`queued\`.
+
+**Base address.** Paths are relative to the messages API's own base address, without \`/v1\`: the stack output
+\`MessagesBaseUrl\`; locally (\`npm start\`) \`http://127.0.0.1:3000\`. The pets operations are another API with its own base
+address and document (\`pets.json\` beside this one).
+
+${COMMON_DESCRIPTION}`;
+
+const API_KEY_SCHEME: DocumentDefinition['securityScheme'] = {
+  name: 'bearerAuth',
+  bearerFormat: 'API key',
+  description:
+    `An API key (${API_KEY_FORM}, the last 8 a checksum), created in the developer portal (or issued by an operator with ` +
+    `\`npm run keys -- create\`) and sent as \`Authorization: Bearer <API_KEY>\`. A revoked key is refused within ` +
+    `${AUTH_CACHE_TTL_MS / 1000} seconds.`,
+};
+
+const routesOf = (api: ApiName): readonly RouteDefinition[] => ROUTES.filter((route) => route.api === api);
+
+export const PETS_DOCUMENT: DocumentDefinition = {
+  file: 'docs/openapi/pets.json',
   api: 'pets',
-  routes: ROUTES,
+  routes: routesOf('pets'),
   info: {
     title: 'Pet Store API',
-    summary: "A store's animals over HTTP/JSON, plus the getting-started message call.",
-    description: DESCRIPTION,
+    summary: "A store's animals over HTTP/JSON.",
+    description: PETS_DESCRIPTION,
   },
-  tags: [
-    { name: 'pets', description: 'The animals of the store. Base address ending with `/v1`.' },
-    { name: 'messages', description: 'The getting-started example, on its own base address.' },
-  ],
-  securityScheme: {
-    name: 'bearerAuth',
-    bearerFormat: 'API key',
-    description:
-      `An API key (${API_KEY_FORM}, the last 8 a checksum), created in the developer portal (or issued by an operator with ` +
-      `\`npm run keys -- create\`) and sent as \`Authorization: Bearer <API_KEY>\`. A revoked key is refused within ` +
-      `${AUTH_CACHE_TTL_MS / 1000} seconds.`,
+  tags: [{ name: 'pets', description: 'The animals of the store.' }],
+  securityScheme: API_KEY_SCHEME,
+};
+
+export const MESSAGES_DOCUMENT: DocumentDefinition = {
+  file: 'docs/openapi/messages.json',
+  api: 'messages',
+  routes: routesOf('messages'),
+  info: {
+    title: 'Pet Store messages API',
+    summary: "The getting-started message call, on the messages API's own base address.",
+    description: MESSAGES_DESCRIPTION,
   },
+  tags: [{ name: 'messages', description: 'The getting-started example.' }],
+  securityScheme: API_KEY_SCHEME,
 };
 
 /** What API Gateway's JWT authorizer answers by itself, before any function runs. */
@@ -142,7 +172,7 @@ Any other method or path answers 404 \`not_found\` with a valid token (401 witho
 401 above) carry its body \`{"message": …}\` (schema \`GatewayError\`).`;
 
 export const ACCOUNT_DOCUMENT: DocumentDefinition = {
-  file: 'docs/account-openapi.json',
+  file: 'docs/openapi/account.json',
   api: 'account',
   routes: ACCOUNT_ROUTES,
   info: {
@@ -162,4 +192,4 @@ export const ACCOUNT_DOCUMENT: DocumentDefinition = {
 };
 
 /** Every document, in the order `npm run openapi` writes them. */
-export const DOCUMENTS: readonly DocumentDefinition[] = [SERVICE_DOCUMENT, ACCOUNT_DOCUMENT];
+export const DOCUMENTS: readonly DocumentDefinition[] = [PETS_DOCUMENT, MESSAGES_DOCUMENT, ACCOUNT_DOCUMENT];

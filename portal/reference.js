@@ -5,18 +5,15 @@
  * created or the access token: the portal stores neither in the browser.
  */
 const config = await (await fetch('config.json', { cache: 'no-store' })).json();
-const forAccount = new URLSearchParams(location.search).get('api') === 'account';
-const spec = await (await fetch(forAccount ? 'openapi/account.json' : 'openapi/pets.json')).json();
+// One document per API, each relative to its own base address.
+const BASE_URLS = { pets: config.petsBaseUrl, messages: config.messagesBaseUrl, account: config.accountBaseUrl };
+const requested = new URLSearchParams(location.search).get('api');
+const api = requested in BASE_URLS ? requested : 'pets';
+const forAccount = api === 'account';
+const spec = await (await fetch(`openapi/${api}.json`)).json();
 
 // The documents list every stage's addresses as templates; here only this stage's, filled in.
-if (forAccount) spec.servers = [{ url: config.accountBaseUrl, description: `This stage (${config.stage})` }];
-else {
-  spec.servers = [{ url: config.petsBaseUrl, description: `This stage (${config.stage})` }];
-  // Operations with servers of their own are on the messages API (POST /messages).
-  for (const item of Object.values(spec.paths))
-    for (const operation of Object.values(item))
-      if (operation.servers) operation.servers = [{ url: config.messagesBaseUrl, description: `This stage (${config.stage})` }];
-}
+spec.servers = [{ url: BASE_URLS[api], description: `This stage (${config.stage})` }];
 // The prose names npm start's default port; this page knows the one it is served from.
 if (config.local) spec.info.description = spec.info.description.replaceAll('http://127.0.0.1:3000', location.origin);
 

@@ -1,5 +1,5 @@
 /**
- * `npm run openapi`: writes docs/openapi.json and docs/account-openapi.json from the zod schemas and
+ * `npm run openapi`: writes docs/openapi/{pets,messages,account}.json from the zod schemas and
  * the route table. `npm run openapi -- --check`: exits 1 when a committed file differs from what would be written.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -11,8 +11,9 @@ export const PORTAL_EXTRA_FILES: Readonly<Record<string, string>> = {
   'vendor/swagger-ui-bundle.js': 'node_modules/swagger-ui-dist/swagger-ui-bundle.js',
   'vendor/swagger-ui.css': 'node_modules/swagger-ui-dist/swagger-ui.css',
   // The committed OpenAPI documents; the reference page puts this stage's base URLs into them (config.json).
-  'openapi/pets.json': 'docs/openapi.json',
-  'openapi/account.json': 'docs/account-openapi.json',
+  'openapi/pets.json': 'docs/openapi/pets.json',
+  'openapi/messages.json': 'docs/openapi/messages.json',
+  'openapi/account.json': 'docs/openapi/account.json',
 };
 
 export const CONTENT_TYPES: Readonly<Record<string, string>> = {

@@ -6,9 +6,9 @@
 export type PublicApiName = 'pets' | 'messages';
 export type ApiName = PublicApiName | 'account';
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
-/** The spec's interface: the pets and messages APIs (docs/openapi.json). */
+/** The spec's interface: the pets and messages APIs (docs/openapi/pets.json and messages.json). */
 export type PublicOperationId = 'listPets' | 'createPet' | 'getPet' | 'submitMessage';
-/** The developer portal's account API (docs/account-openapi.json): a signed-in user's own keys. */
+/** The developer portal's account API (docs/openapi/account.json): a signed-in user's own keys. */
 export type AccountOperationId = 'listAccountKeys' | 'createAccountKey' | 'revokeAccountKey' | 'deleteAccount';
 export type OperationId = PublicOperationId | AccountOperationId;
 

@@ -1,7 +1,7 @@
 /**
  * The black-box checks `npm run smoke` makes against a stage: every operation, the spec's statuses and
  * error bodies, auth, deprecation headers, pagination, idempotent replay and, when an origin is given,
- * the CORS preflight. Every answer is also held to docs/openapi.json with the contract checker the
+ * the CORS preflight. Every answer is also held to the OpenAPI documents (docs/openapi/) with the contract checker the
  * HTTP tests use, so a stage that answers something the document does not allow fails here.
  */
 import { randomUUID } from 'node:crypto';
@@ -51,7 +51,7 @@ function expectError(answer: Answer, status: number, code: string): void {
   );
 }
 
-/** One request, its answer held to docs/openapi.json. */
+/** One request, its answer held to the OpenAPI document of its API. */
 async function send(
   method: string,
   url: string,
@@ -66,7 +66,7 @@ async function send(
     const { problems } = contractViolations({ method, url }, answer);
     check(
       problems.length === 0,
-      `${method} ${url} answered ${answer.status}, which docs/openapi.json does not allow: ${problems.join('; ')}`,
+      `${method} ${url} answered ${answer.status}, which the OpenAPI documents do not allow: ${problems.join('; ')}`,
     );
   }
   return answer;

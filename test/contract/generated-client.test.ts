@@ -1,5 +1,5 @@
 /**
- * docs/openapi.json as client generators read it: openapi-typescript generates the types, a strict
+ * docs/openapi/pets.json and messages.json as client generators read them: openapi-typescript generates the types, a strict
  * TypeScript compile of a small openapi-fetch program must succeed (creating a pet without `status`,
  * listing with a filter and following `Link`, fetching one, submitting a message to the messages
  * base URL) while known mistakes must fail, and the program then runs against the local server.
@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
-import { OPENAPI_FILE } from '../../openapi/render';
+import { MESSAGES_OPENAPI_FILE, PETS_OPENAPI_FILE } from '../../openapi/render';
 import { useTestApi } from '../support/test-api';
 
 const CLIENT_DIR = resolve(__dirname, 'generated-client');
@@ -39,10 +39,14 @@ const api = useTestApi();
 beforeAll(() => {
   // The generator's own command line, as a user runs it.
   const cli = join(PROJECT_ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
-  execFileSync(process.execPath, [cli, OPENAPI_FILE, '--output', join(CLIENT_DIR, 'generated', 'schema.ts')], {
-    cwd: PROJECT_ROOT,
-    stdio: 'pipe',
-  });
+  for (const [document, output] of [
+    [PETS_OPENAPI_FILE, 'pets.ts'],
+    [MESSAGES_OPENAPI_FILE, 'messages.ts'],
+  ] as const)
+    execFileSync(process.execPath, [cli, document, '--output', join(CLIENT_DIR, 'generated', output)], {
+      cwd: PROJECT_ROOT,
+      stdio: 'pipe',
+    });
 }, 60_000);
 
 /** Compiles one file of the client directory with the strictest options a TypeScript user would turn on. */

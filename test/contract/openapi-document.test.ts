@@ -1,5 +1,5 @@
 /**
- * docs/openapi.json: committed exactly as the generator writes it, and saying what the spec, the
+ * docs/openapi/pets.json and messages.json: committed exactly as the generator writes it, and saying what the spec, the
  * route table and the zod schemas say. (That the running service honours it is checked on every
  * answer of the HTTP tests: see test/support/test-api.ts.)
  */
@@ -15,9 +15,13 @@ import { GENERATED_DOCUMENTS } from '#openapi/render';
 import type { JsonSchema, Operation, Parameter } from '#openapi/types';
 import { ROUTES } from '#shared/routes';
 import { ACCOUNT_ERROR_CODES } from '#contract/schemas/error';
-import { accountOpenApiDocument, openApiDocument as document, schemaProblems } from '#openapi/contract-check';
+import { accountOpenApiDocument, messagesOpenApiDocument, petsOpenApiDocument as document, schemaProblems } from '#openapi/contract-check';
+import type { OpenApiDocument } from '#openapi/types';
 
-const operations: Operation[] = Object.values(document.paths).flatMap((item) => Object.values(item));
+/** The spec's two APIs, one document each (their base addresses differ). */
+const serviceDocuments: readonly OpenApiDocument[] = [document, messagesOpenApiDocument];
+const operationsOf = (doc: OpenApiDocument): Operation[] => Object.values(doc.paths).flatMap((item) => Object.values(item));
+const operations: Operation[] = serviceDocuments.flatMap(operationsOf);
 const operation = (operationId: string): Operation => {
   const found = operations.find((candidate) => candidate.operationId === operationId);
   if (!found) throw new Error(`no operation ${operationId}`);
@@ -37,10 +41,9 @@ test.each(GENERATED_DOCUMENTS.map(({ file, render }) => [file, render] as const)
   },
 );
 
-describe('the document', () => {
-  test('is OpenAPI 3.1 for interface version 1.0.0', () => {
-    expect(document.openapi).toBe('3.1.0');
-    expect(document.info.version).toBe('1.0.0');
+describe('the pets and messages documents', () => {
+  test('are OpenAPI 3.1 for interface version 1.0.0', () => {
+    for (const doc of serviceDocuments) expect([doc.openapi, doc.info.version]).toEqual(['3.1.0', '1.0.0']);
   });
 
   test('lists production and staging base addresses ending with /v1, a custom domain one, and the local one', () => {
@@ -52,27 +55,32 @@ describe('the document', () => {
     ]);
   });
 
-  test('has one operation per route of the route table, with its operationId, under its base address', () => {
-    const documented = Object.entries(document.paths).flatMap(([path, item]) =>
-      Object.entries(item).map(([method, op]) => ({ id: op.operationId, method: method.toUpperCase(), path, servers: op.servers })),
+  test('have one operation per route of the route table, with its operationId, in the document of its API, relative to its servers', () => {
+    const documented = serviceDocuments.flatMap((doc) =>
+      Object.entries(doc.paths).flatMap(([path, item]) =>
+        Object.entries(item).map(([method, op]) => ({ doc, id: op.operationId, method: method.toUpperCase(), path, servers: op.servers })),
+      ),
     );
     expect(documented.map((op) => op.id).sort()).toEqual(['createPet', 'getPet', 'listPets', 'submitMessage']);
     for (const route of ROUTES) {
       const op = documented.find((candidate) => candidate.id === route.operationId);
-      const base = op?.servers ? '' : '/v1';
+      expect(op?.doc).toBe(route.api === 'pets' ? document : messagesOpenApiDocument);
+      // Generators read only top-level servers: an operation-level servers list is what sent messages to the wrong API.
+      expect(op?.servers).toBeUndefined();
+      const base = route.api === 'pets' ? '/v1' : '';
       expect(`${op?.method} ${base}${op?.path}`).toBe(`${route.method} ${route.path}`);
     }
   });
 
-  test('gives POST /messages its own base addresses, without /v1, with variables of their own', () => {
-    const servers = operation('submitMessage').servers ?? [];
+  test('give POST /messages its own document, whose servers are its base addresses without /v1, with variables of their own', () => {
+    const servers = messagesOpenApiDocument.servers;
     expect(servers.map((server) => server.url)).toEqual([
       'https://{messagesApiId}.execute-api.{messagesRegion}.amazonaws.com',
       'https://{messagesApiId}.execute-api.{messagesRegion}.amazonaws.com',
       'https://{messagesDomain}',
       'http://127.0.0.1:{messagesPort}',
     ]);
-    // Tools keep one namespace of server variables: the messages API must never reuse the pets API's.
+    // Tools that import both documents into one workspace keep one namespace of server variables.
     const names = (list: readonly { variables?: Readonly<Record<string, unknown>> }[]) =>
       new Set(list.flatMap((server) => Object.keys(server.variables ?? {})));
     const shared = [...names(servers)].filter((name) => names(document.servers).has(name));
@@ -80,8 +88,8 @@ describe('the document', () => {
     expect(operation('submitMessage').responses['202']).toBeDefined();
   });
 
-  test('requires the bearer API key on every operation', () => {
-    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  test('require the bearer API key on every operation', () => {
+    for (const doc of serviceDocuments) expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const op of operations) expect(op.security).toEqual([{ bearerAuth: [] }]);
   });
 
@@ -125,8 +133,10 @@ describe('the document', () => {
       const idempotent = (op.parameters ?? []).some((parameter) => parameter.name === 'Idempotency-Key');
       expect(op.responses['503']?.description.includes('same `Idempotency-Key`')).toBe(idempotent);
     }
-    expect(document.components.schemas.Error).toMatchObject({ required: ['code', 'message', 'status'], additionalProperties: false });
-    expect(document.components.schemas.GatewayError).toMatchObject({ required: ['message'], additionalProperties: false });
+    for (const { components } of serviceDocuments) {
+      expect(components.schemas.Error).toMatchObject({ required: ['code', 'message', 'status'], additionalProperties: false });
+      expect(components.schemas.GatewayError).toMatchObject({ required: ['message'], additionalProperties: false });
+    }
   });
 
   test('lets a client omit NewPet.status: optional, and no JSON Schema default that generators turn into a required field', () => {
@@ -211,10 +221,15 @@ function examplesOf(
   return found;
 }
 
-test('every example in the document matches the schema it illustrates', () => {
-  const examples = examplesOf(document, undefined, '#');
-  expect(examples.length).toBeGreaterThan(30);
-  const wrong = examples.flatMap(([where, schema, example]) => schemaProblems(schema, example).map((problem) => `${where}: ${problem}`));
+test.each([
+  ['pets', document, 25],
+  ['messages', messagesOpenApiDocument, 10],
+] as const)('every example in the %s document matches the schema it illustrates', (_name, doc, atLeast) => {
+  const examples = examplesOf(doc, undefined, '#');
+  expect(examples.length).toBeGreaterThan(atLeast);
+  const wrong = examples.flatMap(([where, schema, example]) =>
+    schemaProblems(schema, example, doc).map((problem) => `${where}: ${problem}`),
+  );
   expect(wrong).toEqual([]);
 });
 
@@ -246,13 +261,13 @@ describe('the document never refuses what the service accepts (zod and JSON Sche
     .record({ message: fc.option(mostly(fc.string({ minLength: 1, maxLength: 10_001 })), { freq: 8, nil: undefined }), priority: rarely })
     .map(withoutUndefined);
 
-  function checkAgreement(bodies: fc.Arbitrary<unknown>, zodSchema: z.core.$ZodType, jsonSchema: JsonSchema): number {
+  function checkAgreement(bodies: fc.Arbitrary<unknown>, zodSchema: z.core.$ZodType, jsonSchema: JsonSchema, doc: OpenApiDocument): number {
     let accepted = 0;
     fc.assert(
       fc.property(bodies, (body) => {
         if (!z.safeParse(zodSchema, body).success) return;
         accepted++;
-        expect(schemaProblems(jsonSchema, body)).toEqual([]);
+        expect(schemaProblems(jsonSchema, body, doc)).toEqual([]);
       }),
       { numRuns: 3_000 },
     );
@@ -260,11 +275,11 @@ describe('the document never refuses what the service accepts (zod and JSON Sche
   }
 
   test('POST /v1/pets bodies', () => {
-    expect(checkAgreement(petBody, NewPet, newPetSchema)).toBeGreaterThan(100);
+    expect(checkAgreement(petBody, NewPet, newPetSchema, document)).toBeGreaterThan(100);
   });
 
   test('POST /messages bodies', () => {
-    expect(checkAgreement(messageBody, SubmitMessageRequest, newMessageSchema)).toBeGreaterThan(100);
+    expect(checkAgreement(messageBody, SubmitMessageRequest, newMessageSchema, messagesOpenApiDocument)).toBeGreaterThan(100);
   });
 
   test('GET /v1/pets limit: the integers the service accepts as text are exactly the documented ones', () => {
@@ -276,7 +291,7 @@ describe('the document never refuses what the service accepts (zod and JSON Sche
   });
 });
 
-describe('docs/account-openapi.json', () => {
+describe('docs/openapi/account.json', () => {
   const accountOperations: Operation[] = Object.values(accountOpenApiDocument.paths).flatMap((item) => Object.values(item));
 
   test('speaks of keys, not animals, and advises no Idempotency-Key, which the account API does not honour', () => {
@@ -293,8 +308,11 @@ describe('docs/account-openapi.json', () => {
   });
 });
 
-test('docs/openapi.json says where keys come from: the developer portal, or an operator', () => {
-  const scheme = Object.values(document.components.securitySchemes)[0] as { description: string };
+test.each([
+  ['pets', document],
+  ['messages', messagesOpenApiDocument],
+] as const)('the %s document says where keys come from: the developer portal, or an operator', (_name, doc) => {
+  const scheme = Object.values(doc.components.securitySchemes)[0] as { description: string };
   expect(scheme.description).toContain('developer portal');
-  expect(document.info.description).toContain('developer portal');
+  expect(doc.info.description).toContain('developer portal');
 });

@@ -1,7 +1,7 @@
 /**
  * The account API through the local server, with users signed up and signed in through the Cognito
  * emulator (cognito-local) exactly as the portal page does it. Every answer is held to
- * docs/account-openapi.json (and GET /v1/pets to docs/openapi.json) by the test API.
+ * docs/openapi/account.json (and GET /v1/pets to docs/openapi/pets.json) by the test API.
  *
  * The authorizer of the pets API caches key lookups for 60 s per instance; this file runs every
  * request's authorizer as a fresh instance (test API option `freshAuthorizer`), as after a cold start

@@ -1,7 +1,7 @@
 /**
  * CORS through the local server as API Gateway does it for a stage with `-c corsOrigins` (local/cors.ts):
  * preflights take `OPTIONS /{proxy+}` without the authorizer, and every answer to a configured origin
- * carries the headers of shared/cors.ts. Preflights are sent raw: no operation of docs/openapi.json
+ * carries the headers of shared/cors.ts. Preflights are sent raw: no operation of the OpenAPI documents
  * documents OPTIONS (API Gateway's answer, not the service's).
  */
 import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '#shared/cors';

@@ -169,7 +169,7 @@ describe('results the gateway writes back', () => {
 
 /**
  * API Gateway's own answers: `{"message": …}`, no Content-Type, an `apigw-requestid`, none of the
- * service's headers; each must be an answer docs/openapi.json documents for the operation (GatewayError).
+ * service's headers; each must be an answer the OpenAPI document of its API documents for the operation (GatewayError).
  */
 async function expectGatewayAnswer(method: string, url: string, response: Response, status: number, message: string): Promise<void> {
   const text = await response.text();

@@ -1,14 +1,15 @@
 /**
- * A client program as a user of the API writes it: types generated from docs/openapi.json by
+ * A client program as a user of the API writes it: types generated from docs/openapi/pets.json and messages.json by
  * openapi-typescript (into ./generated/, by the test), calls made with openapi-fetch. Compiled with
  * strict TypeScript and run against the local server by generated-client.test.ts. It must need no
  * cast and no knowledge the document does not give.
  */
 import createClient from 'openapi-fetch';
-import type { components, paths } from './generated/schema';
+import type { components, paths } from './generated/pets';
+import type { components as MessagesComponents, paths as messagesPaths } from './generated/messages';
 
 type Pet = components['schemas']['Pet'];
-type Message = components['schemas']['Message'];
+type Message = MessagesComponents['schemas']['Message'];
 
 export interface ClientRun {
   readonly created: Pet;
@@ -28,7 +29,7 @@ export async function runClient(petsBaseUrl: string, messagesBaseUrl: string, ap
   const headers = { Authorization: `Bearer ${apiKey}` };
   // Two base addresses, as the document says: the pets API (ending with /v1) and the messages API.
   const pets = createClient<paths>({ baseUrl: petsBaseUrl, headers });
-  const messages = createClient<paths>({ baseUrl: messagesBaseUrl, headers });
+  const messages = createClient<messagesPaths>({ baseUrl: messagesBaseUrl, headers });
 
   // `status` is optional: the generated NewPet type lets it be left out.
   const created = await pets.POST('/pets', { body: { name, categoryId: 7 } });
