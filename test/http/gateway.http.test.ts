@@ -242,10 +242,10 @@ describe('answers API Gateway and Lambda give by themselves', () => {
       const statuses = [];
       for (let index = 0; index < 4; index++) statuses.push((await fetch(pets)).status);
       expect(statuses).toEqual([200, 200, 200, 429]);
-      const throttled = await fetch(pets);
+      const refused = await fetch(pets);
       // API Gateway says nothing about when to retry: clients back off on their own (the document says how).
-      expect(throttled.headers.get('retry-after')).toBeNull();
-      await expectGatewayAnswer('GET', pets, throttled, 429, 'Too Many Requests');
+      expect(refused.headers.get('retry-after')).toBeNull();
+      await expectGatewayAnswer('GET', pets, refused, 429, 'Too Many Requests');
       expect(seen.authorizer).toHaveLength(3);
       // Another route draws on its own bucket (AWS applies a stage's default route throttle to each route): the
       // messages API, and an unknown path outside /v1 (its $default).
