@@ -59,6 +59,8 @@ export default defineConfig(
       'test-artifacts/',
       '.tools/',
       'test/contract/generated-client/',
+      'test/contract/generated-hey-api/',
+      'test/contract/generated-oazapfts/',
     ],
   },
   eslint.configs.recommended,
