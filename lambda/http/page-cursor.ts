@@ -2,11 +2,13 @@ import * as z from 'zod/mini';
 import type { PageCursor } from '#data/repositories/pet-repository';
 import { ApiError } from '#contract/errors';
 import { PositiveSafeInteger } from '#contract/schemas/common';
+import { CURSOR_PATTERN, CURSOR_REFUSAL } from '#contract/schemas/list-pets-query';
 import { PetStatus } from '#contract/schemas/pet-status';
 
 /**
  * A listing's position (lambda/data) on the wire: opaque to clients (base64url JSON, a version tag and
- * the filter it was issued for), so its layout can change without breaking anyone.
+ * the filter it was issued for), so its layout can change without breaking anyone. Its characters are
+ * CURSOR_PATTERN's, which the OpenAPI document shows.
  */
 const CursorPayload = z.strictObject({
   v: z.literal(1),
@@ -19,16 +21,12 @@ export function encodeCursor(cursor: PageCursor): string {
   return Buffer.from(JSON.stringify(payload)).toString('base64url');
 }
 
-const invalidCursor = (): ApiError =>
-  new ApiError(
-    400,
-    'invalid_request',
-    "query parameter 'cursor' is not a cursor issued by this API for this filter; follow the Link header of the previous page",
-  );
+const invalidCursor = (): ApiError => new ApiError(400, 'invalid_request', `query parameter 'cursor' ${CURSOR_REFUSAL}`);
 
 /** A cursor only continues the listing it came from: a different `status` filter is refused. */
 export function decodeCursor(text: string, status: PetStatus | undefined): PageCursor {
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) throw invalidCursor();
+  // The query schema checked this already; the decoder does not rely on being called after it.
+  if (!CURSOR_PATTERN.test(text)) throw invalidCursor();
   let json: unknown;
   try {
     json = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));

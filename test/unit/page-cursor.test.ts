@@ -1,4 +1,5 @@
 import { ApiError } from '#contract/errors';
+import { CURSOR_PATTERN } from '#contract/schemas/list-pets-query';
 import { decodeCursor, encodeCursor } from '#http/page-cursor';
 
 describe('page cursors', () => {
@@ -7,8 +8,13 @@ describe('page cursors', () => {
     expect(decodeCursor(encodeCursor({ lastId: 9 }), undefined)).toEqual({ lastId: 9 });
   });
 
-  test('are URL-safe text', () => {
-    expect(encodeCursor({ lastId: Number.MAX_SAFE_INTEGER, status: 'available' })).toMatch(/^[A-Za-z0-9_-]+$/);
+  test('are URL-safe text, in the pattern the OpenAPI document shows', () => {
+    expect(CURSOR_PATTERN.source).toBe('^[A-Za-z0-9_-]+$');
+    expect(encodeCursor({ lastId: Number.MAX_SAFE_INTEGER, status: 'available' })).toMatch(CURSOR_PATTERN);
+  });
+
+  test('refuse text outside that pattern with the same message the query schema gives', () => {
+    expect(() => decodeCursor('a.b', undefined)).toThrow("query parameter 'cursor' is not a cursor issued by this API for this filter");
   });
 
   test.each([

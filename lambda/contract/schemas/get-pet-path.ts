@@ -1,23 +1,20 @@
 /** GET /v1/pets/{petId} path parameters. */
 import * as z from 'zod/mini';
 import { apiDocs } from './api-docs';
+import { INTEGER_TEXT_RULE, integerText } from './common';
 
 const PET_ID_RULE = `must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`;
 
 /**
- * One rule: `petId` is written as a decimal integer within the id space this API assigns (1 to
- * 2^53−1, the OpenAPI bounds); anything else cannot name a pet and is a 400. An id within the space
- * that names no pet is a 404 (the handler's answer).
+ * One rule: `petId` is written as a canonical decimal integer within the id space this API assigns
+ * (1 to 2^53−1, the OpenAPI bounds); anything else cannot name a pet and is a 400. An id within the
+ * space that names no pet is a 404 (the handler's answer).
  */
 export const GetPetPath = z.object({
-  petId: z
-    .pipe(
-      z.string().check(z.regex(/^[1-9][0-9]{0,15}$/, { error: PET_ID_RULE })),
-      z.transform((text: string) => Number(text)),
-    )
-    .check(z.refine((id: number) => Number.isSafeInteger(id), { error: PET_ID_RULE }))
-    .register(apiDocs, {
-      description: `Identifier of the animal: an integer from 1 to ${Number.MAX_SAFE_INTEGER}, as assigned by the service. Outside that range 400; an id that names no animal 404.`,
-      wire: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, examples: [244208697521988] },
-    }),
+  petId: integerText(1, Number.MAX_SAFE_INTEGER, PET_ID_RULE).register(apiDocs, {
+    description:
+      `Identifier of the animal: an integer from 1 to ${Number.MAX_SAFE_INTEGER}, as assigned by the service. ` +
+      `Outside that range 400; an id that names no animal 404. ${INTEGER_TEXT_RULE}`,
+    wire: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, examples: [244208697521988] },
+  }),
 });

@@ -1,30 +1,38 @@
 /** GET /v1/pets query parameters. */
 import * as z from 'zod/mini';
 import { apiDocs } from './api-docs';
+import { INTEGER_TEXT_RULE, integerText } from './common';
 import { PetStatus } from './pet-status';
 
 export const LIST_LIMIT_MIN = 1;
 export const LIST_LIMIT_MAX = 100;
 export const LIST_LIMIT_DEFAULT = 20;
-const LIMIT_MESSAGE = `must be an integer from ${LIST_LIMIT_MIN} to ${LIST_LIMIT_MAX}`;
 
-/** Query strings arrive as text: accept plain decimal digits only (no `2.5`, `1e1`, `0x10`, ` 5`). */
-const ListLimit = z
-  .pipe(
-    z.string().check(z.regex(/^[0-9]{1,3}$/, { error: LIMIT_MESSAGE })),
-    z.transform((text: string) => Number(text)),
-  )
-  .check(z.refine((n: number) => n >= LIST_LIMIT_MIN && n <= LIST_LIMIT_MAX, { error: LIMIT_MESSAGE }))
-  .register(apiDocs, {
-    description: 'Maximum number of animals in the page.',
+const ListLimit = integerText(LIST_LIMIT_MIN, LIST_LIMIT_MAX, `must be an integer from ${LIST_LIMIT_MIN} to ${LIST_LIMIT_MAX}`).register(
+  apiDocs,
+  {
+    description: `Maximum number of animals in the page. ${INTEGER_TEXT_RULE}`,
     wire: { type: 'integer', minimum: LIST_LIMIT_MIN, maximum: LIST_LIMIT_MAX },
-  });
+  },
+);
 
-/** Cursors are opaque tokens this API issued (see page-cursor.ts); bound their size before decoding. */
+/**
+ * Cursors are opaque tokens this API issued (lambda/http/page-cursor.ts writes them in these characters,
+ * base64url without padding); their size is bounded before anything decodes them. The schema and the
+ * decoder share the pattern, and the document shows it.
+ */
 export const CURSOR_MAX_LENGTH = 256;
+export const CURSOR_PATTERN = /^[A-Za-z0-9_-]+$/;
+/** Why a cursor is refused, whatever is wrong with it: the client's fix is the same. */
+export const CURSOR_REFUSAL = 'is not a cursor issued by this API for this filter; follow the Link header of the previous page';
+
 const Cursor = z
   .string()
-  .check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(CURSOR_MAX_LENGTH, { error: 'is not a cursor issued by this API' }))
+  .check(
+    z.minLength(1, { error: 'must not be empty', abort: true }),
+    z.maxLength(CURSOR_MAX_LENGTH, { error: CURSOR_REFUSAL, abort: true }),
+    z.regex(CURSOR_PATTERN, { error: CURSOR_REFUSAL }),
+  )
   .register(apiDocs, {
     description:
       'Where the page starts: an opaque token taken from the `Link` header of the previous page (never built by hand). ' +
