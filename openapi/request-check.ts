@@ -10,7 +10,7 @@
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { parseMediaType } from './media-type';
+import { parseMediaType } from '#shared/media-type';
 import type { JsonSchema, OpenApiDocument, Operation, Parameter } from './types';
 
 export interface CheckedRequest {

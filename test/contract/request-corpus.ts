@@ -142,6 +142,11 @@ const CONTENT_TYPES = [
   'application/json; foo=bar',
   'application/json; charset=utf-8; foo="a;b"',
   'application/json;',
+  // Malformed (RFC 9110) or ambiguous: refused by both.
+  'application/json; charset',
+  'application/json; =x',
+  'application/json; a b=c',
+  'application/json; charset=utf-8;charset=latin1',
   'text/plain',
   'text/json',
   'application/vnd.api+json',

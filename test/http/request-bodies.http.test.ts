@@ -42,6 +42,11 @@ describe.each(OPERATIONS)('$label', ({ path, table, created, body }) => {
     'application/json, application/json',
     'text/json',
     'json',
+    // Not media types under RFC 9110's grammar, or two charsets of which one is not UTF-8.
+    'application/json; charset',
+    'application/json; =x',
+    'application/json; a b=c',
+    'application/json; charset=utf-8;charset=latin1',
   ])('refuses Content-Type %p with 400 unsupported_media_type', async (contentType) => {
     await expectRefusedUnchanged(api, table, () => send(path, body('refused'), contentType), {
       status: 400,

@@ -31,7 +31,8 @@ export const ERROR_CODES = {
     status: 400,
     when:
       'A body-carrying call whose `Content-Type` is not `application/json` (parameters are fine; `+json` types such as ' +
-      '`application/problem+json` and any charset other than UTF-8 are refused). The spec asks for 400, not 415.',
+      '`application/problem+json` and any charset other than UTF-8 are refused), or is not a well-formed media type (RFC 9110). ' +
+      'The spec asks for 400, not 415.',
     example: 'Content-Type must be application/json (with charset=utf-8 or no charset)',
   },
   unauthorized: {

@@ -1,19 +1,22 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { parse as parseMediaType } from 'content-type';
 import { ApiError } from '#contract/errors';
+import { parseMediaType } from '#shared/media-type';
 
 /**
  * The spec: 400 when "the content type is not `application/json`". Exactly that type, with any
- * parameters in any case and spacing RFC 9110 allows (parsed by `content-type`); `+json` types such as
- * `application/problem+json` are other types and are refused. The body is read as UTF-8 (RFC 8259),
- * so a `charset` parameter, if sent, must say so.
+ * parameters in any case and spacing RFC 9110 allows; `+json` types such as `application/problem+json`
+ * are other types and are refused, and so is a value that is no media type at all (`application/json;
+ * charset`). The body is read as UTF-8 (RFC 8259), so every `charset` parameter sent must say so.
+ * Parsed by the same strict grammar the contract tests read requests with (shared/media-type.ts): the
+ * `content-type` package accepted malformed parameters and let the first of two charsets win.
  */
 export function isJsonMediaType(header: string | undefined): boolean {
-  if (header === undefined) return false;
-  const { type, parameters } = parseMediaType(header);
-  const charset = parameters.charset;
-  return type === 'application/json' && (charset === undefined || charset.toLowerCase() === 'utf-8');
+  const media = header === undefined ? undefined : parseMediaType(header);
+  return (
+    media?.essence === 'application/json' &&
+    media.parameters.every(([name, value]) => name !== 'charset' || value.toLowerCase() === 'utf-8')
+  );
 }
 
 let utf8: InstanceType<typeof TextDecoder> | undefined;
