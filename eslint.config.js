@@ -59,6 +59,7 @@ export default defineConfig(
       'test-artifacts/',
       '.tools/',
       'test/contract/generated-client/',
+      'clients/typescript/dist/',
       'test/contract/generated-hey-api/',
       'test/contract/generated-oazapfts/',
     ],

@@ -29,7 +29,12 @@ const GENERATED_CLIENTS = '<rootDir>/test/contract/generated-*.test.ts';
 const GENERATED_CLIENTS_PATTERN = '/test/contract/generated-[^/]*\\.test\\.ts$';
 const PROXIED_FAULTS = ['<rootDir>/test/faults/dynamodb-unreachable.test.ts', '<rootDir>/test/faults/dynamodb-throttled.test.ts'];
 
+// jest reads testTimeout from the top level only (a project's own is ignored): 30 s for the quick tier, and the
+// slow and processes tiers raise it to 120 s in a setup file.
+const LONG_TIMEOUT = '<rootDir>/test/support/long-timeout.ts';
+
 export default {
+  testTimeout: 30_000,
   // Jest's default (cores − 1) is a single worker on a 2-core machine; most quick-tier time waits on I/O.
   maxWorkers: Math.max(2, availableParallelism() - 1),
   // Once for the whole run, whichever tiers are selected: one local DynamoDB for every test file.
@@ -42,13 +47,12 @@ export default {
       displayName: 'quick',
       testMatch: ['<rootDir>/test/{unit,integration,http,contract,property,sdk}/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', GENERATED_CLIENTS_PATTERN],
-      testTimeout: 30_000,
     },
     {
       ...shared,
       displayName: 'slow',
       testMatch: ['<rootDir>/test/infra/**/*.test.ts', GENERATED_CLIENTS, ...PROXIED_FAULTS],
-      testTimeout: 120_000,
+      setupFilesAfterEnv: [LONG_TIMEOUT],
     },
     {
       ...shared,
@@ -56,7 +60,7 @@ export default {
       testMatch: ['<rootDir>/test/{local,faults,load,browser}/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', ...PROXIED_FAULTS],
       runner: '<rootDir>/test/support/serial-runner.ts',
-      testTimeout: 120_000,
+      setupFilesAfterEnv: [LONG_TIMEOUT],
     },
   ]),
 };

@@ -5,6 +5,7 @@ import type { LocalAccounts } from '#local/accounts';
 import { localFunctionEnvironment } from '#local/function-environment';
 import { loadFunctions, type GatewayFunctions, type LambdaFunction } from '#local/functions';
 import { startLocalApi } from '#local/server';
+import type { GatewayThrottle } from '#local/throttle';
 import type { TableNames } from '#local/tables';
 import { readAnswer, type ReadAnswer } from '#openapi/contract-check';
 import { assertHonoursContract, writeContractCoverage } from '../contract/openapi-contract';
@@ -53,6 +54,8 @@ export interface TestApiOptions {
   readonly freshAuthorizer?: boolean;
   /** Browser origins the server allows (CORS as API Gateway does it); no CORS when absent. */
   readonly corsOrigins?: readonly string[];
+  /** API Gateway's stage throttle to emulate (429 once a route's bucket is empty), e.g. one low limit for every route; none when absent. */
+  readonly throttle?: GatewayThrottle;
 }
 
 /** The authorizer of a new Lambda instance for each call: nothing cached from earlier requests. */
@@ -82,6 +85,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     functions,
     ...(accounts ? { accountAuthorizer: accounts.accountAuthorizer, portal: accounts.portal } : {}),
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
+    ...(options.throttle ? { throttle: options.throttle } : {}),
   });
 
   const issueKey = async (accountId = 'acct_test'): Promise<{ key: string; keyId: string }> => {

@@ -1,0 +1,130 @@
+/**
+ * What a call can fail with. Three kinds, one base class: the service's own error answer (`ServiceError`), an
+ * answer from what stands in front of it (`GatewayError`: API Gateway's throttling, size limits, crashed
+ * functions, the account API's token check), and no usable answer at all (`NetworkError`).
+ */
+import { isKnownCodeOf, type ErrorCodeOf, type OperationId } from './operations.ts';
+
+/**
+ * Base class of every failure a call reports; `catch (error) { if (error instanceof PetStoreError) … }`. Its
+ * `message` is what the service or the gateway said, or what went wrong on the way.
+ */
+export abstract class PetStoreError extends Error {
+  /** The operation that failed, named as in the OpenAPI documents (`createPet`, `listAccountKeys`, …). */
+  readonly operation: OperationId;
+  /** How many requests the call sent, retries included. */
+  readonly attempts: number;
+
+  protected constructor(operation: OperationId, attempts: number, message: string, options?: { cause: unknown }) {
+    super(message, options);
+    this.operation = operation;
+    this.attempts = attempts;
+  }
+}
+
+/** Details of an HTTP answer that are common to the service's errors and the gateway's. */
+export interface AnswerDetails {
+  readonly status: number;
+  /** API Gateway's id of the request (`apigw-requestid`): quote it when reporting a problem. */
+  readonly requestId: string | undefined;
+  /** The wait the answer asked for (`Retry-After`), in seconds, when it named one. */
+  readonly retryAfterSeconds: number | undefined;
+}
+
+/**
+ * The service's own error answer: `{"code","message","status"}`. `code` is a plain string here, since a newer
+ * service may add codes; narrow it to the codes one operation can answer with `isServiceError(error, operation)`.
+ */
+export class ServiceError extends PetStoreError implements AnswerDetails {
+  override readonly name = 'ServiceError';
+  readonly status: number;
+  /** Machine-readable and stable, e.g. `not_found`; see `OPERATION_ERROR_CODES`. `message` is the service's text. */
+  readonly code: string;
+  readonly requestId: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(operation: OperationId, attempts: number, code: string, message: string, details: AnswerDetails) {
+    super(operation, attempts, message);
+    this.code = code;
+    this.status = details.status;
+    this.requestId = details.requestId;
+    this.retryAfterSeconds = details.retryAfterSeconds;
+  }
+}
+
+/**
+ * An answer the service did not give: API Gateway's own `{"message": …}` (429 when throttled, 413 for a body over
+ * its limits, 500 when a function failed or timed out, and on the account API 401 for a missing, expired or
+ * foreign access token), or anything else in front of the service that does not answer the service's error body.
+ */
+export class GatewayError extends PetStoreError implements AnswerDetails {
+  override readonly name = 'GatewayError';
+  readonly status: number;
+  readonly requestId: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(operation: OperationId, attempts: number, message: string, details: AnswerDetails) {
+    super(operation, attempts, message);
+    this.status = details.status;
+    this.requestId = details.requestId;
+    this.retryAfterSeconds = details.retryAfterSeconds;
+  }
+}
+
+/**
+ * No answer could be read: the connection was refused or reset, the name did not resolve, the answer did not
+ * come within `timeoutMs` (`timedOut`), or its body was cut off or unreadable. `cause` holds what `fetch` threw.
+ * A create that ends like this may still have been stored; calling it again with the same `idempotencyKey` is safe.
+ */
+export class NetworkError extends PetStoreError {
+  override readonly name = 'NetworkError';
+  /** True when the last attempt got no answer within the client's `timeoutMs`. */
+  readonly timedOut: boolean;
+
+  constructor(
+    operation: OperationId,
+    attempts: number,
+    failure: { readonly timedOut: boolean; readonly timeoutMs: number; readonly cause: unknown },
+  ) {
+    super(operation, attempts, failure.timedOut ? `no answer within ${failure.timeoutMs} ms` : describe(failure.cause), {
+      cause: failure.cause,
+    });
+    this.timedOut = failure.timedOut;
+  }
+}
+
+/** An error's message, whatever realm made it (`instanceof Error` fails across realms, e.g. in a vm context). */
+const messageOf = (value: unknown): string | undefined =>
+  typeof value === 'object' && value !== null && 'message' in value && typeof value.message === 'string' ? value.message : undefined;
+
+/** `fetch failed: connect ECONNREFUSED 127.0.0.1:9` rather than just `fetch failed`. */
+function describe(cause: unknown): string {
+  const message = messageOf(cause);
+  if (message === undefined) return String(cause);
+  const inner = typeof cause === 'object' && cause !== null && 'cause' in cause ? messageOf(cause.cause) : undefined;
+  return inner ? `${message}: ${inner}` : message;
+}
+
+/** A `ServiceError` of one operation, whose `code` is one of the codes that operation can answer. */
+export type ServiceErrorOf<Operation extends OperationId> = ServiceError & {
+  readonly operation: Operation;
+  readonly code: ErrorCodeOf<Operation>;
+};
+
+/**
+ * Whether `error` is the service's error answer; with an operation, whether it is that operation's and carries a
+ * code this SDK knows it to answer, narrowing `error.code` to those codes:
+ *
+ * ```ts
+ * if (isServiceError(error, 'getPet') && error.code === 'not_found') …
+ * ```
+ *
+ * A code added to the service after this SDK was built fails the second form; `error instanceof ServiceError`
+ * still holds for it, with the code as a string.
+ */
+export function isServiceError(error: unknown): error is ServiceError;
+export function isServiceError<Operation extends OperationId>(error: unknown, operation: Operation): error is ServiceErrorOf<Operation>;
+export function isServiceError(error: unknown, operation?: OperationId): boolean {
+  if (!(error instanceof ServiceError)) return false;
+  return operation === undefined || (error.operation === operation && isKnownCodeOf(operation, error.code));
+}
