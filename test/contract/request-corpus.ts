@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { PET_STATUSES } from '#contract/schemas/pet-status';
 import type { PublicOperationId } from '#shared/routes';
+import { WHITESPACE } from '../support/text-edges';
 
 export interface CorpusRequest {
   /** The operation it is meant for: its document's base URL is what `path` is relative to. */
@@ -43,26 +44,6 @@ const insertAt = (text: string, piece: string, at: number): string => {
 
 // ---- text: names and messages -------------------------------------------------------------------
 
-/** What JS `\s` (and so `trim`) calls whitespace, Unicode spaces included. */
-const WHITESPACE = [
-  ' ',
-  '\t',
-  '\n',
-  '\r',
-  '\v',
-  '\f',
-  '\u00a0',
-  '\u1680',
-  '\u2000',
-  '\u2007',
-  '\u200a',
-  '\u2028',
-  '\u2029',
-  '\u202f',
-  '\u205f',
-  '\u3000',
-  '\ufeff',
-];
 /** Invisible, but not whitespace: a name of them is not blank. */
 const NOT_WHITESPACE = ['\u200b', '\u180e', '\u2060'];
 const controlCharacter = fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f })).map(char);

@@ -8,6 +8,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import fc from 'fast-check';
 import * as z from 'zod/mini';
 import { BLANK_TEXT_MESSAGE, cleanText, textPattern, type TextRules } from '#contract/schemas/text';
+import { WHITESPACE } from '../support/text-edges';
 
 // eslint-disable-next-line no-control-regex -- the rules under test are about control characters
 const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -39,24 +40,7 @@ const VARIANTS = [
 
 /** Every kind of character the rules tell apart, each a code unit or a pair, so short strings mix them densely. */
 const EDGE_UNITS = [
-  ...[
-    ' ',
-    '\t',
-    '\n',
-    '\r',
-    '\v',
-    '\f',
-    '\u00a0',
-    '\u1680',
-    '\u2000',
-    '\u200a',
-    '\u2028',
-    '\u2029',
-    '\u202f',
-    '\u205f',
-    '\u3000',
-    '\ufeff',
-  ],
+  ...WHITESPACE,
   ...['\u0085', '\u180e', '\u200b', '\u0000', '\u0007', '\u001b', '\u001f', '\u007f', '\u0080', '\u009b', '\u009f'],
   ...['\ud800', '\udbff', '\udc00', '\udfff', '\ud83d', '\udc36', '🐶', '👩‍💻', 'a', 'é', '\ud7ff', '\ue000', '\uffff'],
 ];
