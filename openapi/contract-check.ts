@@ -5,14 +5,13 @@
  * match a documented operation (through its servers and path), the status must be one the operation
  * documents, every header the API sets must be documented for that answer (required ones present,
  * values matching their schemas), and the body must match the documented media type and schema
- * (ajv, JSON Schema 2020-12: OpenAPI 3.1's dialect).
+ * (./schema-validation.ts).
  */
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Header, JsonSchema, OpenApiDocument, Operation, Reference, Response } from './types';
 import { ACCOUNT_OPENAPI_FILE, MESSAGES_OPENAPI_FILE, PETS_OPENAPI_FILE } from './render';
+import { schemaValidation, type SchemaProblems } from './schema-validation';
 import { ACCOUNT_BASE_PATH } from '#shared/routes';
 
 export interface ContractRequest {
@@ -74,36 +73,16 @@ export const petsOpenApiDocument: OpenApiDocument = readDocument(PETS_OPENAPI_FI
 export const messagesOpenApiDocument: OpenApiDocument = readDocument(MESSAGES_OPENAPI_FILE);
 export const accountOpenApiDocument: OpenApiDocument = readDocument(ACCOUNT_OPENAPI_FILE);
 
-/** Each document's components under an id of their own: each names its error body `Error`. */
-const COMPONENTS_IDS = new Map<OpenApiDocument, string>([
-  [petsOpenApiDocument, 'urn:petstore:pets-openapi-components'],
-  [messagesOpenApiDocument, 'urn:petstore:messages-openapi-components'],
-  [accountOpenApiDocument, 'urn:petstore:account-openapi-components'],
-]);
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-addFormats(ajv);
-// OpenAPI's integer widths: our ids are below 2^53, so every int64 is a safe integer here.
-ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isSafeInteger(value) });
-const toAjvRefs = <T>(schema: T, componentsId: string): T =>
-  JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${componentsId}#/$defs/`)) as T;
-for (const [document, id] of COMPONENTS_IDS) ajv.addSchema({ $id: id, $defs: toAjvRefs(document.components.schemas, id) });
-
-const validators = new Map<string, ValidateFunction>();
-function validatorFor(schema: JsonSchema, componentsId: string): ValidateFunction {
-  const key = JSON.stringify([schema, componentsId]);
-  let validate = validators.get(key);
-  if (!validate) {
-    validate = ajv.compile(toAjvRefs(schema, componentsId));
-    validators.set(key, validate);
-  }
-  return validate;
-}
+/** Each document's schemas on their own: each names its error body `Error`. */
+const VALIDATIONS = new Map<OpenApiDocument, SchemaProblems>(
+  [petsOpenApiDocument, messagesOpenApiDocument, accountOpenApiDocument].map((document) => [document, schemaValidation(document)]),
+);
 
 /** Validates a value against a schema of a document (the pets one by default); returns the problems (none when it matches). */
 export function schemaProblems(schema: JsonSchema, value: unknown, document: OpenApiDocument = petsOpenApiDocument): string[] {
-  const validate = validatorFor(schema, COMPONENTS_IDS.get(document) ?? '');
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`);
+  const problems = VALIDATIONS.get(document);
+  if (!problems) throw new Error('not one of the committed documents');
+  return problems(schema, value);
 }
 
 interface LocatedOperation {
@@ -121,7 +100,7 @@ function templatePattern(template: string): string {
     .join('[^/]+');
 }
 
-const DOCUMENTED_OPERATIONS: LocatedOperation[] = [...COMPONENTS_IDS.keys()].flatMap((document) =>
+const DOCUMENTED_OPERATIONS: LocatedOperation[] = [...VALIDATIONS.keys()].flatMap((document) =>
   Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item).flatMap(([method, operation]) =>
       document.servers.map((server) => ({

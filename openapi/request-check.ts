@@ -8,9 +8,10 @@
  * so a document that stops saying it stops being read that way (and the request corpus test then
  * shows the server and the document disagreeing).
  */
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import { INTEGER_TEXT } from '#contract/schemas/common';
+import { repeatedMemberName } from '#http/middleware/unique-member-names';
 import { parseMediaType } from '#shared/media-type';
+import { schemaValidation } from './schema-validation';
 import type { JsonSchema, OpenApiDocument, Operation, Parameter } from './types';
 
 export interface CheckedRequest {
@@ -93,35 +94,6 @@ export const STATED_RULES = {
 
 export type StatedRuleName = keyof typeof STATED_RULES;
 
-/** `0`, or an optional `-` and digits without a leading zero: how RFC 6570 expands an integer. */
-const CANONICAL_INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
-
-/** The first member name an object of `text` repeats; `text` must be valid JSON. */
-function repeatedName(text: string): string | undefined {
-  // Tokens of valid JSON: strings, punctuation, and the rest (numbers, literals).
-  const tokens = text.match(/"(?:[^"\\]|\\.)*"|[{}[\],:]|[^\s{}[\],:"]+/g) ?? [];
-  const objects: (Set<string> | undefined)[] = [];
-  let expectName = false;
-  for (const token of tokens) {
-    if (token === '{' || token === '[') {
-      objects.push(token === '{' ? new Set() : undefined);
-      expectName = token === '{';
-    } else if (token === '}' || token === ']') {
-      objects.pop();
-      expectName = false;
-    } else if (token === ',') {
-      expectName = objects.at(-1) !== undefined;
-    } else if (expectName) {
-      const name = JSON.parse(token) as string;
-      const names = objects.at(-1);
-      if (names?.has(name)) return name;
-      names?.add(name);
-      expectName = false;
-    }
-  }
-  return undefined;
-}
-
 const COMPONENTS = '#/components/schemas/';
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const RULE_NAMES = Object.keys(STATED_RULES) as StatedRuleName[];
@@ -175,21 +147,8 @@ function locate(
 }
 
 export function requestCheck(document: OpenApiDocument): RequestCheck {
-  const componentsId = 'urn:request-check:components';
-  const ajv = new Ajv2020({ allErrors: true, strict: true });
-  addFormats(ajv);
-  // OpenAPI's integer widths: JSON numbers are doubles, so an int64 a client can send exactly is a safe integer.
-  ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isSafeInteger(value) });
-  const toAjvRefs = (schema: unknown): JsonSchema =>
-    JSON.parse(JSON.stringify(schema).replaceAll(`"${COMPONENTS}`, `"${componentsId}#/$defs/`)) as JsonSchema;
-  ajv.addSchema({ $id: componentsId, $defs: toAjvRefs(document.components.schemas) });
-  const validators = new Map<JsonSchema, ValidateFunction>();
-  const schemaProblems = (schema: JsonSchema, value: unknown): string[] => {
-    let validate = validators.get(schema);
-    if (!validate) validators.set(schema, (validate = ajv.compile(toAjvRefs(schema))));
-    if (validate(value)) return [];
-    return (validate.errors ?? []).map((error) => `${error.instancePath || 'value'} ${error.message ?? 'is invalid'}`);
-  };
+  const validation = schemaValidation(document);
+  const schemaProblems = (schema: JsonSchema, value: unknown): string[] => validation(schema, value, 'value');
   const resolve = (schema: JsonSchema): JsonSchema =>
     typeof schema.$ref === 'string' && schema.$ref.startsWith(COMPONENTS)
       ? (document.components.schemas[schema.$ref.slice(COMPONENTS.length)] ?? schema)
@@ -218,7 +177,7 @@ export function requestCheck(document: OpenApiDocument): RequestCheck {
     const type = resolve(parameter.schema).type;
     if (type !== 'integer' && type !== 'number') return { value: text };
     if (stated('canonicalInteger', 'parameter', parameter.description)) {
-      return CANONICAL_INTEGER.test(text) ? { value: Number(text) } : { problem: 'is not an integer in canonical decimal form' };
+      return INTEGER_TEXT.test(text) ? { value: Number(text) } : { problem: 'is not an integer in canonical decimal form' };
     }
     return text.trim() !== '' && Number.isFinite(Number(text)) ? { value: Number(text) } : { problem: 'is not a number' };
   }
@@ -324,7 +283,7 @@ export function requestCheck(document: OpenApiDocument): RequestCheck {
     } catch {
       return [...found, 'the body is not JSON text in UTF-8'];
     }
-    const repeated = infoSays('uniqueMemberNames') ? repeatedName(text) : undefined;
+    const repeated = infoSays('uniqueMemberNames') ? repeatedMemberName(text) : undefined;
     if (repeated !== undefined) found.push(`the body repeats the member name ${JSON.stringify(repeated)}`);
     found.push(...schemaProblems(content.schema, value).map((problem) => `body: ${problem}`));
     return found;
