@@ -8,44 +8,22 @@
 export type OperationId =
   'listPets' | 'createPet' | 'getPet' | 'submitMessage' | 'listAccountKeys' | 'createAccountKey' | 'revokeAccountKey' | 'deleteAccount';
 
+/** What every operation can answer, around what it answers alone (in the order the documents list them). */
+const codes = <const Own extends readonly string[]>(...own: Own) =>
+  ['invalid_request', 'unauthorized', ...own, 'internal_error', 'service_unavailable'] as const;
+/** What every operation with a JSON body can answer about it. */
+const BODY = ['invalid_json', 'unsupported_media_type', 'payload_too_large'] as const;
+
 /** The service's error codes per operation: what `ServiceError.code` can be when `isServiceError(error, operation)` holds. */
 export const OPERATION_ERROR_CODES = {
-  listPets: ['invalid_request', 'unauthorized', 'internal_error', 'service_unavailable'],
-  createPet: [
-    'invalid_request',
-    'unauthorized',
-    'invalid_json',
-    'unsupported_media_type',
-    'payload_too_large',
-    'idempotency_key_reused',
-    'internal_error',
-    'service_unavailable',
-  ],
-  getPet: ['invalid_request', 'unauthorized', 'not_found', 'internal_error', 'service_unavailable'],
-  submitMessage: [
-    'invalid_request',
-    'unauthorized',
-    'invalid_json',
-    'unsupported_media_type',
-    'payload_too_large',
-    'idempotency_key_reused',
-    'internal_error',
-    'service_unavailable',
-  ],
-  listAccountKeys: ['invalid_request', 'unauthorized', 'internal_error', 'service_unavailable'],
-  createAccountKey: [
-    'invalid_request',
-    'unauthorized',
-    'invalid_json',
-    'unsupported_media_type',
-    'payload_too_large',
-    'key_limit_reached',
-    'daily_key_limit_reached',
-    'internal_error',
-    'service_unavailable',
-  ],
-  revokeAccountKey: ['invalid_request', 'unauthorized', 'not_found', 'internal_error', 'service_unavailable'],
-  deleteAccount: ['invalid_request', 'unauthorized', 'internal_error', 'service_unavailable'],
+  listPets: codes(),
+  createPet: codes(...BODY, 'idempotency_key_reused'),
+  getPet: codes('not_found'),
+  submitMessage: codes(...BODY, 'idempotency_key_reused'),
+  listAccountKeys: codes(),
+  createAccountKey: codes(...BODY, 'key_limit_reached', 'daily_key_limit_reached'),
+  revokeAccountKey: codes('not_found'),
+  deleteAccount: codes(),
 } as const satisfies Readonly<Record<OperationId, readonly string[]>>;
 
 /** The error codes `operation` can answer, e.g. `ErrorCodeOf<'getPet'>` includes `'not_found'`. */
