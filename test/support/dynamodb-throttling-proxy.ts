@@ -1,4 +1,5 @@
 import { Agent, createServer, request as forward, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { listenOnLoopback } from './loopback-server';
 
 /** The errors DynamoDB throttles with: provisioned capacity, on-demand and key-range limits, the account's request rate. */
 export type ThrottlingError = 'ProvisionedThroughputExceededException' | 'ThrottlingException' | 'RequestLimitExceeded';
@@ -105,12 +106,10 @@ export async function startThrottlingProxy(target: string): Promise<ThrottlingPr
     incoming.on('end', () => refuse(response, refusal));
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', () => ready()));
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('proxy has no port');
+  const listening = await listenOnLoopback(server);
 
   return {
-    endpoint: `http://127.0.0.1:${address.port}`,
+    endpoint: listening.origin,
     throttle: (next) => {
       error = next;
       remaining = Infinity;
@@ -123,11 +122,9 @@ export async function startThrottlingProxy(target: string): Promise<ThrottlingPr
     },
     attempts,
     clear: () => void attempts.splice(0),
-    close: () =>
-      new Promise((closed) => {
-        server.closeAllConnections();
-        agent.destroy();
-        server.close(() => closed());
-      }),
+    close: async () => {
+      agent.destroy();
+      await listening.close();
+    },
   };
 }

@@ -10,6 +10,7 @@
  * - `reset`: cuts the connection without an answer.
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { listenOnLoopback } from '../../support/loopback-server';
 
 export type Fault = 'forward' | 'lose-answer' | 'refuse' | 'reset';
 
@@ -93,16 +94,6 @@ export async function startFaultProxy(target: string, script: (key: string) => r
       response.end(answer.body);
     })().catch(() => request.socket.destroy());
   });
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', () => listening()));
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('the proxy has no port');
-  return {
-    origin: `http://127.0.0.1:${address.port}`,
-    hits,
-    close: () =>
-      new Promise<void>((closed, reject) => {
-        server.close((error) => (error ? reject(error) : closed()));
-        server.closeAllConnections();
-      }),
-  };
+  const { origin, close } = await listenOnLoopback(server);
+  return { origin, hits, close };
 }

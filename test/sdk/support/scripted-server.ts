@@ -3,6 +3,7 @@
  * all (`hang`, until the client gives up), or a cut connection (`reset`). It records what it received.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { listenOnLoopback } from '../../support/loopback-server';
 
 export interface ScriptedAnswer {
   readonly status: number;
@@ -57,16 +58,6 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
       response.end(text);
     });
   });
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', () => listening()));
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('the server has no port');
-  return {
-    origin: `http://127.0.0.1:${address.port}`,
-    received,
-    close: () =>
-      new Promise<void>((closed, reject) => {
-        server.close((error) => (error ? reject(error) : closed()));
-        server.closeAllConnections();
-      }),
-  };
+  const { origin, close } = await listenOnLoopback(server);
+  return { origin, received, close };
 }
