@@ -151,31 +151,23 @@ export class PetStoreDashboard extends Construct {
 
     const tableEntries = Object.entries(tables) as [TableKey, Table][];
     const statusIndex = { TableName: tables.pets.tableName, GlobalSecondaryIndexName: PETS_STATUS_INDEX };
+    // Each table's consumed units, and the status index's apart (its capacity is its own).
+    const consumed = (kind: 'Read' | 'Write') => [
+      ...tableEntries.map(([key, table]) =>
+        table.metric(`Consumed${kind}CapacityUnits`, { period: PERIOD, statistic: Stats.SUM, label: key }),
+      ),
+      tables.pets.metric(`Consumed${kind}CapacityUnits`, {
+        period: PERIOD,
+        statistic: Stats.SUM,
+        dimensionsMap: statusIndex,
+        label: `pets ${PETS_STATUS_INDEX}`,
+      }),
+    ];
     rows.push([
       new GraphWidget({
         title: 'Consumed capacity units (reads left, writes right)',
-        left: [
-          ...tableEntries.map(([key, table]) =>
-            table.metricConsumedReadCapacityUnits({ period: PERIOD, statistic: Stats.SUM, label: key }),
-          ),
-          tables.pets.metric('ConsumedReadCapacityUnits', {
-            period: PERIOD,
-            statistic: Stats.SUM,
-            dimensionsMap: statusIndex,
-            label: `pets ${PETS_STATUS_INDEX}`,
-          }),
-        ],
-        right: [
-          ...tableEntries.map(([key, table]) =>
-            table.metricConsumedWriteCapacityUnits({ period: PERIOD, statistic: Stats.SUM, label: key }),
-          ),
-          tables.pets.metric('ConsumedWriteCapacityUnits', {
-            period: PERIOD,
-            statistic: Stats.SUM,
-            dimensionsMap: statusIndex,
-            label: `pets ${PETS_STATUS_INDEX}`,
-          }),
-        ],
+        left: consumed('Read'),
+        right: consumed('Write'),
         width: HALF,
         height: HEIGHT,
       }),
