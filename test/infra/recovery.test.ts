@@ -2,7 +2,7 @@
  * A destroyed staging or prod stage comes back with its data and users through `cdk import` (docs/deploy.md,
  * Recovery): what the template keeps on delete, and the resource mapping scripts/recovery-mapping.ts writes for it.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -107,6 +107,7 @@ it('dev keeps nothing: a destroy removes its data, and there is nothing to impor
 
 describe('scripts/recovery-mapping.ts', () => {
   const dir = mkdtempSync(join(tmpdir(), 'recovery-mapping-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const templateFile = join(dir, 'template.json');
   writeFileSync(templateFile, JSON.stringify(templateJson('prod')));
   const kept = [...keptResources(templateJson('prod')).keys()];

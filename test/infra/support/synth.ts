@@ -4,7 +4,8 @@
  */
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addPetStore } from '#lib/petstore-app';
 import type { PetStoreEdgeStack } from '#lib/petstore-edge-stack';
@@ -43,20 +44,28 @@ export function synth(stage: StageName, given: StageContext = {}, region?: strin
   const key = JSON.stringify([stage, context, region]);
   const cached = cache.get(key);
   if (cached) return cached;
-  const app = new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
-  // Without a region the stack is environment-agnostic, as `npm run synth` without AWS settings used to make it.
-  const { main, edge } = addPetStore(app, {
-    config: stageConfig(stage, context),
-    projectRoot: PROJECT_ROOT,
-    env: region ? { region } : {},
-  });
-  const synthesized = {
-    stack: main,
-    template: Template.fromStack(main),
-    ...(edge ? { edge: { stack: edge, template: Template.fromStack(edge) } } : {}),
-  };
-  cache.set(key, synthesized);
-  return synthesized;
+  // An App without an outdir synthesizes into a fresh cdk.out* under the temp folder and never removes
+  // it; with the portal's 22 MB CLI layer staged each time, a full run once filled a CI machine's disk.
+  const outdir = mkdtempSync(join(tmpdir(), 'petstore-synth-'));
+  try {
+    const app = new App({ outdir, context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+    // Without a region the stack is environment-agnostic, as `npm run synth` without AWS settings used to make it.
+    const { main, edge } = addPetStore(app, {
+      config: stageConfig(stage, context),
+      projectRoot: PROJECT_ROOT,
+      env: region ? { region } : {},
+    });
+    // Template.fromStack reads the synthesized template into memory, so the assembly can go at once.
+    const synthesized = {
+      stack: main,
+      template: Template.fromStack(main),
+      ...(edge ? { edge: { stack: edge, template: Template.fromStack(edge) } } : {}),
+    };
+    cache.set(key, synthesized);
+    return synthesized;
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
 }
 
 /** A resource of the synthesized template, as much of it as these tests read. */
