@@ -8,7 +8,10 @@ import { CloudFormationClient, DescribeStacksCommand, paginateListStackResources
 import { loadSharedConfigFiles } from '@smithy/core/config';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { stackNameOf, type StageName } from '#shared/stages';
+import { stackNameOf, STAGES, type StageName } from '#shared/stages';
+
+/** What every operator command says of a missing or unknown `--stage`. */
+export const STAGE_REQUIRED = `--stage must be one of ${STAGES.join(', ')}`;
 
 /** `--region` and `--profile` for parseArgs, and their usage lines: every operator command takes both. */
 export const TARGET_ARGS = { region: { type: 'string' }, profile: { type: 'string' } } as const;

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { createDocumentClient } from '#data/dynamodb-client';
 import { backfillStatusShards } from '#data/repositories/status-shard-backfill';
 import { isStageName, STAGES, stackNameOf } from '#shared/stages';
-import { runOperatorCommand, stackOutputs, stageTarget, TARGET_ARGS, TARGET_USAGE } from './aws-target';
+import { runOperatorCommand, STAGE_REQUIRED, stackOutputs, stageTarget, TARGET_ARGS, TARGET_USAGE } from './aws-target';
 
 const USAGE = `Usage: npm run backfill:status-shards -- --stage <${STAGES.join('|')}> [--region <region>] [--profile <name>]
 
@@ -22,8 +22,8 @@ async function run(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (values.stage === undefined || !isStageName(values.stage)) {
-    console.error(`--stage must be one of ${STAGES.join(', ')}\n\n${USAGE}`);
+  if (!isStageName(values.stage)) {
+    console.error(`${STAGE_REQUIRED}\n\n${USAGE}`);
     return 2;
   }
   const aws = await stageTarget(values.stage, { region: values.region, profile: values.profile });

@@ -18,6 +18,7 @@ import { isStageName, STAGES, stackNameOf, type StageName } from '#shared/stages
 import {
   clientConfigOf,
   runOperatorCommand,
+  STAGE_REQUIRED,
   stackOutputs,
   stageTarget,
   TARGET_ARGS,
@@ -161,7 +162,7 @@ async function run(argv: string[]): Promise<number> {
     return 2;
   }
   if (values.stage !== undefined && !isStageName(values.stage)) {
-    console.error(`--stage must be one of ${STAGES.join(', ')}`);
+    console.error(STAGE_REQUIRED);
     return 2;
   }
   if ((values.region !== undefined || values.profile !== undefined) && values.stage === undefined) {

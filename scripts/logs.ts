@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import type { ApiName } from '#shared/routes';
 import { isStageName, STAGES } from '#shared/stages';
-import { clientConfigOf, stageTarget, runOperatorCommand, stackResources, TARGET_ARGS, TARGET_USAGE } from './aws-target';
+import { clientConfigOf, runOperatorCommand, STAGE_REQUIRED, stackResources, stageTarget, TARGET_ARGS, TARGET_USAGE } from './aws-target';
 import {
   accessLogSourceOf,
   API_NAMES,
@@ -97,7 +97,7 @@ async function run(argv: string[]): Promise<number> {
     return 0;
   }
   if (!isStageName(values.stage)) {
-    console.error(`--stage must be one of ${STAGES.join(', ')}\n\n${USAGE}`);
+    console.error(`${STAGE_REQUIRED}\n\n${USAGE}`);
     return 2;
   }
   const functions = values.function ?? [];

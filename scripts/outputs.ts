@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { isStageName, STAGES } from '#shared/stages';
-import { runOperatorCommand, stackOutputs, stageTarget, TARGET_ARGS, TARGET_USAGE } from './aws-target';
+import { runOperatorCommand, STAGE_REQUIRED, stackOutputs, stageTarget, TARGET_ARGS, TARGET_USAGE } from './aws-target';
 
 const USAGE = `Usage: npm run outputs -- --stage <${STAGES.join('|')}> [options]
 
@@ -31,7 +31,7 @@ async function run(argv: string[]): Promise<number> {
     return 0;
   }
   if (!isStageName(values.stage)) {
-    console.error(`--stage must be one of ${STAGES.join(', ')}\n\n${USAGE}`);
+    console.error(`${STAGE_REQUIRED}\n\n${USAGE}`);
     return 2;
   }
   const target = await stageTarget(values.stage, { region: values.region, profile: values.profile });

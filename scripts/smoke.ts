@@ -20,11 +20,11 @@ import { issueApiKey } from '#auth/api-keys';
 import { AUTH_CACHE_TTL_MS } from '#auth/settings';
 import { createDocumentClient } from '#data/dynamodb-client';
 import { DynamoApiKeyRepository, type ApiKeyRepository } from '#data/repositories/api-key-repository';
-import { isStageName, STAGES, stackNameOf } from '#shared/stages';
+import { isStageName, stackNameOf } from '#shared/stages';
 import { loadFunctions } from '#local/functions';
 import { openLocalStore } from '#local/local-store';
 import { startLocalApi } from '#local/server';
-import { runOperatorCommand, stackOutputs, stageTarget, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
+import { runOperatorCommand, STAGE_REQUIRED, stackOutputs, stageTarget, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
 import { checkRevokedKeyRefused, runSmokeChecks, type CheckResult, type SmokeTarget } from './smoke/checks';
 import { localFunctionEnvironment } from '#local/function-environment';
 
@@ -55,7 +55,7 @@ async function temporaryKey(keys: ApiKeyRepository): Promise<{ key: string; revo
 }
 
 async function stageSession(stage: string, options: AwsTargetOptions): Promise<Session> {
-  if (!isStageName(stage)) throw new Error(`--stage must be one of ${STAGES.join(', ')}`);
+  if (!isStageName(stage)) throw new Error(STAGE_REQUIRED);
   const stackName = stackNameOf(stage);
   // The region cdk deploy used, found the way the CDK CLI finds it; on stdout, with the checks' report.
   const aws = await stageTarget(stage, options, (line) => console.log(line));
