@@ -3,7 +3,7 @@
  * CodeDeploy shifts to a new version as a canary and moves back when the stage's alarms fire; dev has none of it.
  */
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
-import { functionNamed, referencedId, resourcesOfType, synth, type Resource } from './support/synth';
+import { functionNamed, referencedId, resourcesOfType, synth, type Resource } from '../support/synth';
 
 const FUNCTIONS = DEPLOYED_FUNCTIONS.map((fn) => fn.name);
 

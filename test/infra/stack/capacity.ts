@@ -9,7 +9,7 @@ import { stageConfig } from '#lib/stage-config';
 import { STAGES, type StageName } from '#shared/stages';
 import { PETS_STATUS_INDEX } from '#shared/tables';
 import type { FunctionName } from '#shared/table-access';
-import { functionNamed, resourcesOfType, synth, tableId, type Resource } from './support/synth';
+import { functionNamed, resourcesOfType, synth, tableId, type Resource } from '../support/synth';
 
 const FUNCTIONS_WITHOUT_RESERVATION: readonly FunctionName[] = ['listPets', 'getPet', 'authorizer', 'notFound', 'preflight'];
 

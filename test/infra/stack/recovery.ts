@@ -12,8 +12,8 @@ import {
   run,
   type CloudFormationTemplate,
   type TaggedResources,
-} from '../../scripts/recovery-mapping';
-import { resourcesOfType, synth, tableId, type TableName } from './support/synth';
+} from '../../../scripts/recovery-mapping';
+import { resourcesOfType, synth, tableId, type TableName } from '../support/synth';
 
 const TABLES: readonly TableName[] = ['pets', 'messages', 'apiKeys', 'accounts', 'idempotency'];
 const templateJson = (stage: 'dev' | 'staging' | 'prod') => synth(stage).template.toJSON() as CloudFormationTemplate;

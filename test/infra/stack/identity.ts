@@ -6,7 +6,7 @@ import { EMAILING_OPERATIONS } from '#lib/petstore-identity';
 import { COGNITO_SENDER, stageConfig } from '#lib/stage-config';
 import { ACCESS_TOKEN_VALIDITY_MINUTES } from '#shared/accounts';
 import { STAGES, type StageName } from '#shared/stages';
-import { referencedId, resourcesOfType, synth, type Resource } from './support/synth';
+import { referencedId, resourcesOfType, synth, type Resource } from '../support/synth';
 import type { StageContext } from '#lib/stage-config';
 
 const only = (stage: StageName, type: string, context: StageContext = {}): [string, Resource] => {

@@ -9,7 +9,7 @@ import { TRACE_ENABLED_ENV, TRACER_CAPTURE_RESPONSE_ENV } from '#shared/function
 import { STAGES, stackNameOf, type StageName } from '#shared/stages';
 import { TABLES, type TableDefinition, type TableKey } from '#shared/tables';
 import { stageConfig } from '#lib/stage-config';
-import { functionNamed, resourcesOfType, statementsOf, synth, type Resource } from './support/synth';
+import { functionNamed, resourcesOfType, statementsOf, synth, type Resource } from '../support/synth';
 
 interface Widget {
   readonly type: string;

@@ -8,7 +8,7 @@
 import { runInNewContext } from 'node:vm';
 import type { StageContext } from '#lib/stage-config';
 import type { StageName } from '#shared/stages';
-import { apiNamed, onlyResource, resourcesOfType, synth, type Resource } from './support/synth';
+import { apiNamed, onlyResource, resourcesOfType, synth, type Resource } from '../support/synth';
 
 const NAMES = { petsDomain: 'api.example.com', messagesDomain: 'messages.example.com' } as const;
 const REGIONAL_CERTIFICATE_ARN = 'arn:aws:acm:eu-west-1:123456789012:certificate/12345678-1234-1234-1234-123456789012';

@@ -5,7 +5,7 @@
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { STAGE_ENV } from '#shared/function-settings';
 import { STAGES } from '#shared/stages';
-import { functionNamed, synth } from './support/synth';
+import { functionNamed, synth } from '../support/synth';
 
 test.each(STAGES)('every function of %s is told its stage', (stage) => {
   const { template } = synth(stage);

@@ -4,7 +4,7 @@
  * listPets reads (and may read) the old one; without it, a stage has the sharded index alone.
  */
 import { PETS_LEGACY_STATUS_INDEX, PETS_LEGACY_STATUS_INDEX_ENV, PETS_STATUS_INDEX } from '#shared/tables';
-import { functionNamed, grants, indexArn, resourcesOfType, statementsOf, synth, tableId } from './support/synth';
+import { functionNamed, grants, indexArn, resourcesOfType, statementsOf, synth, tableId } from '../support/synth';
 
 const indexesOf = (upgrading: boolean) => {
   const { template } = synth('prod', upgrading ? { statusIndexUpgrade: 'true' } : {});

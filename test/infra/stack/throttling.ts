@@ -9,7 +9,7 @@ import { createThrottle } from '#local/throttle';
 import { ROUTES, type ApiName } from '#shared/routes';
 import { STAGE_THROTTLING } from '#shared/stage-throttling';
 import { STAGES, type StageName } from '#shared/stages';
-import { apiNamed, referencedId, resourcesOfType, synth } from './support/synth';
+import { apiNamed, referencedId, resourcesOfType, synth } from '../support/synth';
 
 interface Limits {
   readonly ThrottlingRateLimit: number;
