@@ -10,7 +10,8 @@ import { useTestApi } from '../support/test-api';
 
 const api = useTestApi();
 
-const RUNS = { numRuns: 12, interruptAfterTimeLimit: 40_000 } as const;
+// No interruptAfterTimeLimit: fast-check counts an interrupted property as passed; jest's timeout is the hang ceiling.
+const RUNS = { numRuns: 12 } as const;
 
 interface Listed {
   readonly id: number;

@@ -26,8 +26,6 @@ export interface Attempt {
   readonly operation: string;
   /** The SDK's id of the call, the same on each of its retries. */
   readonly call: string;
-  /** When it arrived (`performance.now()`). */
-  readonly at: number;
   readonly throttled: boolean;
 }
 
@@ -94,7 +92,6 @@ export async function startThrottlingProxy(target: string): Promise<ThrottlingPr
     attempts.push({
       operation,
       call: headerValue(incoming, 'amz-sdk-invocation-id'),
-      at: performance.now(),
       throttled: refusal !== undefined,
     });
     if (!refusal) {
