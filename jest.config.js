@@ -40,8 +40,12 @@ const SLOW_IN_QUICK_FOLDERS = [
   'unit/logs-cli.test.ts',
 ];
 const PROXIED_FAULTS = ['faults/dynamodb-unreachable.test.ts', 'faults/dynamodb-throttled.test.ts'];
+/** @param {string[]} globs */
 const inTests = (globs) => globs.map((glob) => `<rootDir>/test/${glob}`);
-/** jest's ignore patterns are regular expressions: the same files, as paths ending in them. */
+/**
+ * jest's ignore patterns are regular expressions: the same files, as paths ending in them.
+ * @param {string[]} globs
+ */
 const asPatterns = (globs) => globs.map((glob) => `/test/${glob.replaceAll('.', '\\.').replaceAll('*', '[^/]*')}$`);
 
 // jest reads testTimeout from the top level only (a project's own is ignored): 30 s for the quick tier, and the

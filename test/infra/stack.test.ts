@@ -11,7 +11,6 @@ import './stack/edge';
 import './stack/capacity';
 import './stack/dashboard';
 import './stack/identity';
-import './stack/metrics-stage';
 import './stack/portal-csp';
 import './stack/recovery';
 import './stack/safe-deploys';

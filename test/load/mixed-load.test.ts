@@ -73,7 +73,7 @@ test(
      * A starved machine can make the database slower than the functions' DynamoDB timeouts: the service then
      * answers 503 with Retry-After, as it must (test/faults covers that answer). Every other 5xx is a failure.
      */
-    const answered = (status: number, headers: Record<string, unknown>) => {
+    const answered = (status: number, headers: Record<string, unknown> = {}) => {
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       if (status === 503 && headers['retry-after'] === undefined) unavailableWithoutRetryAfter++;
     };

@@ -9,7 +9,7 @@ import { createDynamoDbClient, DYNAMODB_MAX_ATTEMPTS, DYNAMODB_THROTTLING_BACKOF
 
 async function delaysOf(errorType: RetryErrorType, random: number): Promise<number[]> {
   const client = createDynamoDbClient('http://127.0.0.1:9', 'us-east-1');
-  const strategy = (await (client.config.retryStrategy as () => Promise<RetryStrategyV2>)()) as RetryStrategyV2;
+  const strategy = await (client.config.retryStrategy as () => Promise<RetryStrategyV2>)();
   client.destroy();
   const spy = jest.spyOn(Math, 'random').mockReturnValue(random);
   try {
