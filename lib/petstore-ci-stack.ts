@@ -11,6 +11,7 @@ import type { Construct } from 'constructs';
 import { stackNameOf } from '#shared/stages';
 
 const GITHUB_ISSUER = 'token.actions.githubusercontent.com';
+const QUALIFIER = DefaultStackSynthesizer.DEFAULT_QUALIFIER;
 /** The logical id of a stage's API-keys table starts so (lib/petstore-stack.ts: Tables/ApiKeys). */
 export const API_KEYS_TABLE_PREFIX = 'TablesApiKeys';
 
@@ -29,45 +30,42 @@ export interface CiConfig {
 
 /** config/ci.json, refused with the key to fill in while it holds the placeholder. */
 export function parseCiConfig(file: { repository?: unknown; oidcProviderExists?: unknown }): CiConfig {
-  const { repository, oidcProviderExists = false } = file;
+  const { repository, oidcProviderExists } = file;
   if (typeof repository !== 'string' || !/^[\w.-]+\/[\w.-]+$/.test(repository)) {
     throw new Error(`config/ci.json: set "repository" to the GitHub repository's <owner>/<name> (it is ${JSON.stringify(repository)})`);
   }
-  if (typeof oidcProviderExists !== 'boolean') throw new Error('config/ci.json: "oidcProviderExists" is true or false');
-  return { repository, oidcProviderExists };
+  return { repository, oidcProviderExists: oidcProviderExists === true };
 }
 
 export class PetStoreCiStack extends Stack {
   constructor(scope: Construct, id: string, props: StackProps & { readonly config: CiConfig }) {
     super(scope, id, props);
     const { repository, oidcProviderExists } = props.config;
+    const iam = `arn:${this.partition}:iam::${this.account}`;
     const provider = oidcProviderExists
-      ? OidcProviderNative.fromOidcProviderArn(this, 'GitHub', `arn:${this.partition}:iam::${this.account}:oidc-provider/${GITHUB_ISSUER}`)
+      ? OidcProviderNative.fromOidcProviderArn(this, 'GitHub', `${iam}:oidc-provider/${GITHUB_ISSUER}`)
       : new OidcProviderNative(this, 'GitHub', { url: `https://${GITHUB_ISSUER}`, clientIds: ['sts.amazonaws.com'] });
     const bootstrapRoles = (kinds: readonly string[]): string[] =>
       [this.region, 'us-east-1'].flatMap((region) =>
-        kinds.map(
-          (kind) =>
-            `arn:${this.partition}:iam::${this.account}:role/cdk-${DefaultStackSynthesizer.DEFAULT_QUALIFIER}-${kind}-role-${this.account}-${region}`,
-        ),
+        kinds.map((kind) => `${iam}:role/cdk-${QUALIFIER}-${kind}-role-${this.account}-${region}`),
       );
-    /** A role for the tokens whose `sub` is `repo:<repository>:<subject>`, output for the repository variable `variable`. */
-    const role = (id: string, subject: string, kinds: readonly string[], variable: string): Role => {
+    /** A role for the tokens whose `sub` is `repo:<repository>:<subject>`; its ARN is output as `<id>RoleArn`. */
+    const role = (id: string, subject: string, kinds: readonly string[]): Role => {
       const assumedBy = new OpenIdConnectPrincipal(provider, {
         StringEquals: { [`${GITHUB_ISSUER}:aud`]: 'sts.amazonaws.com', [`${GITHUB_ISSUER}:sub`]: `repo:${repository}:${subject}` },
       });
       const created = new Role(this, id, { assumedBy, description: `GitHub Actions of ${repository} (${subject})` });
       created.addToPolicy(new PolicyStatement({ actions: ['sts:AssumeRole'], resources: bootstrapRoles(kinds) }));
-      new CfnOutput(this, `${id}RoleArn`, { value: created.roleArn, description: `the repository variable ${variable}` });
+      new CfnOutput(this, `${id}RoleArn`, { value: created.roleArn });
       return created;
     };
     // `cdk diff --no-change-set` reads the deployed template through the lookup role alone.
-    role('Diff', 'pull_request', ['lookup'], 'AWS_DIFF_ROLE_ARN');
+    role('Diff', 'pull_request', ['lookup']);
     for (const [stage, id, subject] of [
       ['staging', 'DeployStaging', 'ref:refs/heads/main'],
       ['prod', 'DeployProd', 'environment:production'],
     ] as const) {
-      const deploy = role(id, subject, ['deploy', 'file-publishing', 'lookup'], `AWS_${stage.toUpperCase()}_ROLE_ARN`);
+      const deploy = role(id, subject, ['deploy', 'file-publishing', 'lookup']);
       // npm run smoke: the stack's outputs, then a temporary key put into its API-keys table, listed and revoked.
       const [stack, table] = smokeResources(stackNameOf(stage), this.partition, this.region, this.account);
       deploy.addToPolicy(new PolicyStatement({ actions: ['cloudformation:DescribeStacks'], resources: [stack] }));

@@ -140,6 +140,5 @@ describe('config/ci.json', () => {
       `config/ci.json: set "repository" to the GitHub repository's <owner>/<name> (it is "<owner>/<name>")`,
     );
     expect(() => parseCiConfig({})).toThrow(/set "repository"/);
-    expect(() => parseCiConfig({ repository: REPOSITORY, oidcProviderExists: 'yes' })).toThrow(/"oidcProviderExists" is true or false/);
   });
 });
