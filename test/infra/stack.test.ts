@@ -16,3 +16,4 @@ import './stack/recovery';
 import './stack/safe-deploys';
 import './stack/status-index-upgrade';
 import './stack/throttling';
+import './stack/ci';
