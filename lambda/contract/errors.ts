@@ -13,7 +13,7 @@ export type ServiceErrorCode =
   | 'payload_too_large'
   | 'service_unavailable'
   | 'internal_error';
-/** Answered by the account API only (docs/account-openapi.json), never by the pets or messages APIs. */
+/** Answered by the account API only (docs/openapi/account.json), never by the pets or messages APIs. */
 export type AccountErrorCode = 'key_limit_reached' | 'daily_key_limit_reached';
 export type ErrorCode = ServiceErrorCode | AccountErrorCode;
 

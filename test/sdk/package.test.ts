@@ -1,7 +1,8 @@
 /**
- * The package as it is published: `tsc -p clients/typescript` builds it (into a temporary directory here, so the
- * repository keeps no dist/), plain Node imports it by its name as an ES module and calls an API with it, a
- * TypeScript consumer compiles against its declarations alone, and `npm pack` would ship only what it should.
+ * The package as its README installs it: `npm pack` in a copy of clients/typescript as committed (no dist/)
+ * builds it first (prepack) and packs only what it should; the tarball, unpacked into a project as `npm install`
+ * would, is imported by plain Node by its name as an ES module and calls an API, and a TypeScript consumer
+ * compiles against its declarations alone. The repository keeps no dist/ and no tarball.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -14,25 +15,36 @@ import { startScriptedServer, type ScriptedServer } from './support/scripted-ser
 const ROOT = resolve(__dirname, '../..');
 const SDK = join(ROOT, 'clients/typescript');
 
+interface Packed {
+  readonly name: string;
+  readonly version: string;
+  readonly filename: string;
+  readonly files: { path: string }[];
+}
+
 let workspace: string;
-let pkg: string;
+let packed: Packed;
 let consumer: string;
 beforeAll(() => {
   workspace = mkdtempSync(join(tmpdir(), 'petstore-sdk-'));
-  // The package folder as committed (no dist/, no node_modules/), its dependencies resolved from the repository's.
-  pkg = join(workspace, 'client');
-  cpSync(SDK, pkg, { recursive: true, filter: (source) => !/[/\\](dist|node_modules)([/\\]|$)/.test(relative(SDK, source)) });
+  // The package folder as committed (no dist/, no node_modules/), its dev dependencies resolved from the repository's.
+  const pkg = join(workspace, 'client');
+  cpSync(SDK, pkg, { recursive: true, filter: (source) => !/(^|[/\\])(dist|node_modules)([/\\]|$)/.test(relative(SDK, source)) });
   symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'), 'dir');
-  // A project that installed it.
-  consumer = join(workspace, 'consumer');
-  mkdirSync(join(consumer, 'node_modules', '@petstore'), { recursive: true });
-  symlinkSync(pkg, join(consumer, 'node_modules', '@petstore', 'client'), 'dir');
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', SDK, '--outDir', join(pkg, 'dist')], {
-    cwd: ROOT,
-    stdio: 'pipe',
+  const output = execFileSync('npm', ['pack', '--json', '--pack-destination', workspace], {
+    cwd: pkg,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false' },
   });
+  [packed] = JSON.parse(output.slice(output.indexOf('['))) as [Packed];
+  // A project that installed the tarball: unpacked where npm puts it, its one dependency from the repository's.
+  consumer = join(workspace, 'consumer');
+  const installed = join(consumer, 'node_modules', '@petstore', 'client');
+  mkdirSync(installed, { recursive: true });
+  execFileSync('tar', ['-xzf', join(workspace, packed.filename), '-C', installed, '--strip-components=1']);
+  symlinkSync(join(ROOT, 'node_modules', 'openapi-fetch'), join(consumer, 'node_modules', 'openapi-fetch'), 'dir');
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
 }, 120_000);
 afterAll(() => {
   rmSync(workspace, { recursive: true, force: true });
@@ -44,18 +56,11 @@ const sourceModules = (): string[] =>
     .filter((file) => file.endsWith('.ts'))
     .map((file) => `dist/${file.replace(/\\/g, '/').replace(/\.ts$/, '')}`);
 
-test('npm pack ships the built modules, their declarations, the README and package.json, and nothing else', () => {
-  const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-    cwd: pkg,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false' },
-  });
-  const [packed] = JSON.parse(output) as [{ name: string; version: string; files: { path: string }[] }];
+test('npm pack builds first and ships the built modules, their declarations, the README and package.json, and nothing else', () => {
   expect({ name: packed.name, version: packed.version }).toEqual({ name: '@petstore/client', version: '1.0.0' });
   const expected = ['README.md', 'package.json', ...sourceModules().flatMap((module) => [`${module}.js`, `${module}.d.ts`])];
   expect(packed.files.map((file) => file.path).sort()).toEqual(expected.sort());
-}, 60_000);
+});
 
 describe('plain Node imports the built package by its name', () => {
   let server: ScriptedServer;
@@ -129,7 +134,7 @@ test('a TypeScript consumer compiles against the declarations alone (NodeNext, s
   const declarations = program
     .getSourceFiles()
     .map((source) => source.fileName)
-    .filter((name) => name.includes('/client/'));
+    .filter((name) => name.includes('/@petstore/client/'));
   expect(declarations.length).toBeGreaterThan(0);
-  expect(declarations.every((name) => name.includes('/client/dist/') && name.endsWith('.d.ts'))).toBe(true);
+  expect(declarations.every((name) => name.includes('/@petstore/client/dist/') && name.endsWith('.d.ts'))).toBe(true);
 }, 60_000);

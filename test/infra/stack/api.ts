@@ -15,7 +15,7 @@ const EXPECTED = {
 
 /**
  * The function a reference invokes: itself, or the function behind the live alias staging and prod invoke
- * (test/infra/safe-deploys.test.ts).
+ * (test/infra/stack/safe-deploys.ts).
  */
 function invokedFunction(template: Template, id: string | undefined): string {
   const alias = resourcesOfType(template, 'AWS::Lambda::Alias').get(id ?? '');
@@ -200,7 +200,7 @@ describe.each(STAGES)('%s stage HTTP API stages', (stage) => {
     for (const { Properties } of stages) expect(Properties).toMatchObject({ StageName: '$default', AutoDeploy: true });
   });
 
-  // Default route and route throttles per stage and per API: test/infra/throttling.test.ts.
+  // Default route and route throttles per stage and per API: test/infra/stack/throttling.ts.
 
   it('access logs are one JSON object per request with id, route, status, latency and authorizer outcome, never headers', () => {
     for (const { Properties } of stagesOf()) {

@@ -16,7 +16,7 @@ const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 const outputsOf = (template: Template) => template.findOutputs('*') as Record<string, { Value: unknown }>;
 const only = (template: Template, type: string): Resource[] => [...resourcesOfType(template, type).values()];
-/** The front door's web ACLs; every stage also has a regional one on its user pool (test/infra/identity.test.ts). */
+/** The front door's web ACLs; every stage also has a regional one on its user pool (test/infra/stack/identity.ts). */
 const cloudFrontAcls = (template: Template): [string, Resource][] =>
   [...resourcesOfType(template, 'AWS::WAFv2::WebACL')].filter(([, acl]) => acl.Properties.Scope === 'CLOUDFRONT');
 const findingsOf = (synthesized: Synthesized): string[] =>

@@ -56,7 +56,7 @@ const LOG_SETTINGS = {
 } as const;
 
 describe.each(STAGES)('%s stage functions', (stage) => {
-  // The writes' reserved concurrency: test/infra/capacity.test.ts.
+  // The writes' reserved concurrency: test/infra/stack/capacity.ts.
   it.each(FUNCTIONS.filter((name) => !['createPet', 'submitMessage'].includes(name)))(
     '%s runs nodejs24.x on arm64 with 512 MB, a 10 s timeout and no reserved concurrency',
     (name) => {
@@ -141,7 +141,7 @@ describe.each(STAGES)('%s stage permissions', (stage) => {
       const { template } = synth(stage);
       const [functionId, fn] = functionNamed(template, name);
       const ownLogGroup = referencedId((fn.Properties.LoggingConfig as { LogGroup: unknown }).LogGroup) ?? '';
-      // X-Ray's writes: test/infra/dashboard.test.ts.
+      // X-Ray's writes: test/infra/stack/dashboard.ts.
       const others = statementsOf(template, functionId).filter(
         (statement) => !statement.Action.some((action) => action.startsWith('dynamodb:') || action.startsWith('xray:')),
       );

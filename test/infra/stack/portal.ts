@@ -80,7 +80,7 @@ describe.each(STAGES)('%s stage developer portal', (stage) => {
     expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
   });
 
-  it('the site cannot be framed (the Content-Security-Policy: test/infra/portal-csp.test.ts)', () => {
+  it('the site cannot be framed (the Content-Security-Policy: test/infra/stack/portal-csp.ts)', () => {
     const [, headers] = only(stage, 'AWS::CloudFront::ResponseHeadersPolicy');
     const security = (headers.Properties.ResponseHeadersPolicyConfig as { SecurityHeadersConfig: Record<string, Record<string, unknown>> })
       .SecurityHeadersConfig;
