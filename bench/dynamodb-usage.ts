@@ -19,6 +19,7 @@ import type { OperationId } from '#shared/routes';
 import { BENCH_IDENTITY } from './bench-store';
 import { accountRequest } from './events';
 import type { BudgetCheck, Table } from './report';
+import { DYNAMODB_BUDGETS } from './dynamodb-budgets';
 import { median } from './stats';
 
 const HISTORY_ACCOUNT_ID = 'acct_bench_history';
@@ -137,7 +138,7 @@ export async function runDynamoDbUsage(
       event: () => requestOf.createPet(newPet()),
       expectStatus: 201,
       // One put: a unit for the table and one for the status index, which holds every pet too.
-      budget: { calls: 1, units: 2 },
+      budget: DYNAMODB_BUDGETS.createPet,
     },
     {
       label: 'createPet with Idempotency-Key',
@@ -145,10 +146,10 @@ export async function runDynamoDbUsage(
       event: () => requestOf.createPet(newPet(), `usage-${Date.now()}-${sequence++}`),
       expectStatus: 201,
       // The key's record (holding the pet), then the pet as above.
-      budget: { calls: 2, units: 3 },
+      budget: DYNAMODB_BUDGETS['createPet with Idempotency-Key'],
     },
     {
-      label: 'createPet replayed (same Idempotency-Key)',
+      label: 'createPet replayed (same key and body)',
       fn: op('createPet'),
       event: () => requestOf.createPet(replayed, replayKey),
       expectStatus: 201,
@@ -156,14 +157,14 @@ export async function runDynamoDbUsage(
         await op('createPet')(requestOf.createPet(replayed, replayKey), lambdaContext('createPet'));
       },
       // Two refused conditional writes and two consistent reads: the record, then the item.
-      budget: { calls: 4, units: 4 },
+      budget: DYNAMODB_BUDGETS['createPet replayed (same key and body)'],
     },
     {
       label: 'getPet',
       fn: op('getPet'),
       event: () => requestOf.getPet(petId),
       expectStatus: 200,
-      budget: { calls: 1, units: 0.5 },
+      budget: DYNAMODB_BUDGETS.getPet,
     },
     {
       label: 'listPets ?status=sold&limit=20',
@@ -171,28 +172,28 @@ export async function runDynamoDbUsage(
       event: () => requestOf.listPets({ status: 'sold', limit: '20' }),
       expectStatus: 200,
       // One Query per shard of the status index, each at least half a read unit (eventually consistent).
-      budget: { calls: 12, units: 6 },
+      budget: DYNAMODB_BUDGETS['listPets ?status=sold&limit=20'],
     },
     {
       label: 'listPets ?limit=20 (unfiltered)',
       fn: op('listPets'),
       event: () => requestOf.listPets({ limit: '20' }),
       expectStatus: 200,
-      budget: { calls: 1, units: 1 },
+      budget: DYNAMODB_BUDGETS['listPets ?limit=20 (unfiltered)'],
     },
     {
       label: 'submitMessage',
       fn: op('submitMessage'),
       event: () => requestOf.submitMessage(`usage ${sequence++}`),
       expectStatus: 202,
-      budget: { calls: 1, units: 1 },
+      budget: DYNAMODB_BUDGETS.submitMessage,
     },
     {
       // An anonymous flood of random or mistyped keys: refused in memory by the key's checksum.
       label: 'authorizer, made-up key',
       fn: functions.authorizer,
       event: () => authorizerEventFor(requestOf.listPets({}, `Bearer ${madeUpKey()}`)),
-      budget: { calls: 0, units: 0 },
+      budget: DYNAMODB_BUDGETS['authorizer, made-up key'],
     },
     {
       // A key's call after the cache window (per authorizer instance, once a minute): one consistent read of its record.
@@ -202,7 +203,7 @@ export async function runDynamoDbUsage(
         unseenKeys.push(...(await issueKeys(requests, { usedNow: true })));
       },
       event: () => authorizerEventFor(requestOf.listPets({}, `Bearer ${unseenKeys.pop() ?? ''}`)),
-      budget: { calls: 1, units: 1 },
+      budget: DYNAMODB_BUDGETS['authorizer, key not cached'],
     },
     {
       // Once an hour per key at most (LAST_USED_RESOLUTION_MS): the read, then the portal's "last used",
@@ -213,7 +214,7 @@ export async function runDynamoDbUsage(
         unseenKeys.push(...(await issueKeys(requests)));
       },
       event: () => authorizerEventFor(requestOf.listPets({}, `Bearer ${unseenKeys.pop() ?? ''}`)),
-      budget: { calls: 2, units: 3 },
+      budget: DYNAMODB_BUDGETS['authorizer, key not cached, first use in the hour'],
     },
     {
       label: `listAccountKeys, ${history} revoked keys`,
@@ -222,7 +223,7 @@ export async function runDynamoDbUsage(
       expectStatus: 200,
       before: () => seedHistory(bench, history),
       // One Query of what the listing shows (at most 10 active and 50 revoked keys, eventually consistent), never the history.
-      budget: { calls: 1, units: 3 },
+      budget: DYNAMODB_BUDGETS['listAccountKeys, long history'],
     },
     {
       label: `createAccountKey, ${history} revoked keys`,
@@ -237,7 +238,7 @@ export async function runDynamoDbUsage(
       onAnswer: (body) => createdKeyIds.push((JSON.parse(body) as { keyId: string }).keyId),
       // The claim (a slot and the day's count) on the account's item, then the key's record and its index entry;
       // the day's first create first tries the same day's count (refused) before it starts the day.
-      budget: { calls: 3, units: 4 },
+      budget: DYNAMODB_BUDGETS['createAccountKey, long history'],
     },
     {
       label: `revokeAccountKey, ${history} revoked keys`,
@@ -252,7 +253,7 @@ export async function runDynamoDbUsage(
       },
       expectStatus: 200,
       // The listing's Query, the key's revocation (its item and both index entries), the slot's release.
-      budget: { calls: 3, units: 7 },
+      budget: DYNAMODB_BUDGETS['revokeAccountKey, long history'],
     },
   ];
 

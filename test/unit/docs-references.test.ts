@@ -4,6 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { DYNAMODB_BUDGETS } from '../../bench/dynamodb-budgets';
 
 const ROOT = resolve(__dirname, '../..');
 const TOP_FOLDERS = [
@@ -89,4 +90,18 @@ test('every `npm run <script>` a doc or a comment names is a script of its packa
 test('the checks read the files they should', () => {
   expect(DOCS).toEqual(expect.arrayContaining(['README.md', 'docs/deploy.md', 'docs/testing.md']));
   expect(CODE.map((file) => relative(ROOT, join(ROOT, file)))).toEqual(expect.arrayContaining(['lambda/handlers/create-pet.ts']));
+});
+
+test("docs/performance.md's DynamoDB table states exactly the bench's budgets", () => {
+  const page = readFileSync(join(ROOT, 'docs/performance.md'), 'utf8');
+  const table = page.slice(page.indexOf('| Request '), page.indexOf('**Budget:** each row'));
+  const rows = table
+    .split('\n')
+    .slice(2)
+    .filter((line) => line.startsWith('|'))
+    .map((line) => line.split('|').map((cell) => cell.trim().replaceAll('`', '')));
+  const stated = Object.fromEntries(
+    rows.map(([, request, calls, units]) => [request, { calls: Number(calls?.replace('≤ ', '')), units: Number(units?.replace('≤ ', '')) }]),
+  );
+  expect(stated).toEqual(DYNAMODB_BUDGETS);
 });
