@@ -2,7 +2,8 @@
  * The environment of the local server's process, in which every function runs: the union of every
  * function's recipe (shared/function-recipe.ts) with this machine's facts, plus where the emulated services
  * listen and the credentials the SDK signs with (both engines accept any). The stack asks the same recipe
- * with a stage's facts, so a function finds the same variables here as in Lambda.
+ * with a stage's facts, so every variable a function reads in Lambda is here too, with the same meaning; here
+ * it also sees the other functions' (one process runs them all), which the rehearsal of a deploy does not.
  */
 import { COGNITO_ENDPOINT_ENV } from '#shared/accounts';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';

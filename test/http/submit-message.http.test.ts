@@ -33,7 +33,7 @@ describe('POST /messages', () => {
     expect(Date.parse(message.createdAt)).toBeGreaterThanOrEqual(before - 1);
 
     const stored = (await api.scan('messages')).find((item) => item.id === message.id);
-    // The write token tells this write from any other (put-if-absent.ts); it is stored, never answered.
+    // The write token tells this write from any other (conditional-put.ts); it is stored, never answered.
     expect(stored).toEqual({ ...message, accountId: 'acct_test', keyId: expect.stringMatching(/^key_/), writeToken: expect.any(String) });
   });
 

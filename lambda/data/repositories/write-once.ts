@@ -2,7 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { IdempotencyKeyReusedError } from '#contract/domain-errors';
 import { isSameWrite, putIf, putIfAbsent, withWriteToken, type Tokened } from './conditional-put';
 
-/** An item as prepared for a write: its attributes and its write token (put-if-absent.ts). */
+/** An item as prepared for a write: its attributes and its write token (conditional-put.ts). */
 /** What an `Idempotency-Key` request claims: its record's key and the request it stands for. */
 export interface IdempotencyClaim {
   /** Scoped to the operation and the account: the same key elsewhere is another request. */
