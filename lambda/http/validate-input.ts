@@ -17,11 +17,19 @@ function parse<T extends z.core.$ZodType>(schema: T, value: unknown, location: I
   return result.data;
 }
 
+/** API Gateway joins a repeated parameter's values with commas (`limit=1,2`): name the repetition, not that value. */
+function refuseRepeatedQuery(rawQueryString: string | undefined): void {
+  const names = [...new URLSearchParams(rawQueryString).keys()];
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated !== undefined) throw invalidRequest(`query parameter '${repeated}' is given more than once; send it once`);
+}
+
 /**
  * Validates path, query and body with the operation's zod schemas; a mistake is a 400 naming the
  * field. The body is what Middy's JSON parser left in `event.body` (a parsed value, not text).
  */
 export function validInput<S extends InputSchemas>(schemas: S, event: APIGatewayProxyEventV2): ValidInput<S> {
+  refuseRepeatedQuery(event.rawQueryString);
   // Type arguments spelled out: inferred from `schemas.path`, TypeScript would widen to the constraint.
   return {
     path: parse<S['path']>(schemas.path, event.pathParameters ?? {}, 'path'),
