@@ -86,7 +86,7 @@ export interface StageConfig {
   readonly reservedConcurrency: boolean;
   /**
    * `statusIndexUpgrade`, for a stage deployed before the status index was sharded: the pets table keeps
-   * its old index beside the new one, and listPets reads the old one, until the backfill is done (docs/deploy.md).
+   * its old index beside the new one, and listPets reads the old one, until the backfill is done (docs/deploy-reference.md).
    */
   readonly statusIndexUpgrade: boolean;
   /**

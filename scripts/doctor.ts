@@ -91,7 +91,7 @@ async function lambdaConcurrency(options: StageOptions, target: AwsTarget, setti
     detail: `${detail}: the deploy would fail at the first reservation`,
     fix:
       `${quotaRequest('lambda', 'L-B99A9384', wanted, target.region)}\n` +
-      'or, until AWS raises it, deploy without reservations: -c reservedConcurrency=false (docs/deploy.md, First deploy)',
+      'or, until AWS raises it, deploy without reservations: -c reservedConcurrency=false (docs/deploy.md)',
   };
 }
 

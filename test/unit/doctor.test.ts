@@ -175,7 +175,7 @@ it('a new account fails prod with the fix of each failure: the us-east-1 bootstr
     '     fix: npm run cdk -- bootstrap aws://123456789012/us-east-1',
     'FAIL Lambda concurrency: the account has 10 concurrent executions in eu-west-1, 10 unreserved; the stage reserves 600 (createPet 400, submitMessage 200) and Lambda keeps 100 unreserved: the deploy would fail at the first reservation',
     '     fix: aws service-quotas request-service-quota-increase --service-code lambda --quota-code L-B99A9384 --desired-value 1000 --region eu-west-1',
-    '     fix: or, until AWS raises it, deploy without reservations: -c reservedConcurrency=false (docs/deploy.md, First deploy)',
+    '     fix: or, until AWS raises it, deploy without reservations: -c reservedConcurrency=false (docs/deploy.md)',
     'ok   API Gateway throttle: every route of the stage at its limit is 6,100 requests/s; the account takes 10,000 in eu-west-1',
     'FAIL SES identity no-reply@example.com: SES has no such identity in eu-west-1',
     '     fix: aws sesv2 create-email-identity --email-identity no-reply@example.com --region eu-west-1',

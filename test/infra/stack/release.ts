@@ -7,7 +7,7 @@ import { App } from 'aws-cdk-lib';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stageConfig, stageFromContext } from '#lib/stage-config';
-import { OPTION_NAMES } from '#shared/stage-options';
+import { OPTION_NAMES, PLACEHOLDER } from '#shared/stage-options';
 import { STAGES } from '#shared/stages';
 import { PROJECT_ROOT } from '../support/project-root';
 import { onlyResource, resourcesOfType, synth } from '../support/synth';
@@ -126,8 +126,24 @@ const firstColumn = (text: string): string[] =>
 describe('the deploy docs against what they describe', () => {
   const REFERENCE = 'docs/deploy-reference.md';
 
-  it('the options table lists every key a stage file may hold, and nothing else', () => {
-    expect(firstColumn(section(docs(REFERENCE), 'Options')).sort()).toEqual([...OPTION_NAMES].sort());
+  it('the options table lists every key a stage file may hold, and nothing else, with each stage’s committed value', () => {
+    const rows = section(docs(REFERENCE), 'Options')
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) => line.split('|').map((cell) => cell.trim()));
+    expect(rows.map(([, key]) => key?.replaceAll('`', '')).sort()).toEqual([...OPTION_NAMES].sort());
+    const shown = (value: unknown): string =>
+      value === undefined
+        ? '—'
+        : typeof value === 'string' && PLACEHOLDER.test(value)
+          ? 'placeholder'
+          : JSON.stringify(value).replace(/^"(.*)"$/, '$1');
+    for (const [, key = '', ...values] of rows) {
+      const committed = STAGES.map((stage) =>
+        shown((JSON.parse(docs(`config/${stage}.json`)) as Record<string, unknown>)[key.replaceAll('`', '')]),
+      );
+      expect({ key, values: values.slice(0, 3) }).toEqual({ key, values: committed });
+    }
   });
 
   it("the Outputs table lists every output of the stage's stack, and nothing else", () => {
