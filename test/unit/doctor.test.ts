@@ -138,7 +138,13 @@ beforeAll(async () => {
       // The documented path may end in `/`, which the SDK leaves out. SigV4: `Credential=<key id>/<date>/<region>/<service>/aws4_request`; AWS refuses an unsigned request.
       const scope = /Credential=[^/]+\/\d{8}\/([a-z0-9-]+)\/([a-z0-9-]+)\/aws4_request/.exec(request.headers.authorization ?? '');
       const { status, body, type, errorType } = scope
-        ? answer(scope[2] ?? '', scope[1] ?? '', request.method ?? '', (request.url ?? '').split('?')[0]?.replace(/(.)\/$/, '$1') ?? '', new URLSearchParams(text))
+        ? answer(
+            scope[2] ?? '',
+            scope[1] ?? '',
+            request.method ?? '',
+            (request.url ?? '').split('?')[0]?.replace(/(.)\/$/, '$1') ?? '',
+            new URLSearchParams(text),
+          )
         : { status: 403, body: 'missing SigV4 authorization', type: 'text/plain' };
       response.writeHead(status, { 'content-type': type ?? 'application/json', ...(errorType ? { 'x-amzn-errortype': errorType } : {}) });
       response.end(body);
