@@ -130,9 +130,13 @@ export default defineConfig(
     }),
   },
   {
-    // The bottom of the house: plain data the stack, the functions and the emulator share. It imports only itself.
+    // The bottom of the house: plain data the stack, the functions and the emulator share. It imports only itself,
+    // and the stages' committed options (config/<stage>.json).
     files: ['shared/**/*.ts'],
-    rules: restrict(CDK, { regex: '^(#|\\.\\./)', message: 'shared/ is plain data: it imports only its own modules' }),
+    rules: restrict(CDK, {
+      regex: '^(#|\\.\\./(?!config/\\w+\\.json$))',
+      message: 'shared/ is plain data: it imports only its own modules and config/',
+    }),
   },
   lambdaLayer('handlers'),
   lambdaLayer('http'),

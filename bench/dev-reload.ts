@@ -22,7 +22,7 @@ const UNEDITED = 'return jsonResponse(200, page.pets);';
 
 export async function runDevReload(workDir: string, samples: number): Promise<{ table: Table; checks: BudgetCheck[] }> {
   const copy = mkdtempSync(join(workDir, 'dev-tree-'));
-  for (const part of ['lambda', 'shared', 'lib', 'local', 'portal', 'docs', 'package.json', 'tsconfig.json']) {
+  for (const part of ['lambda', 'shared', 'config', 'lib', 'local', 'portal', 'docs', 'package.json', 'tsconfig.json']) {
     cpSync(join(PROJECT_ROOT, part), join(copy, part), { recursive: true });
   }
   symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');

@@ -30,8 +30,9 @@ export function addPetStore(app: App, props: PetStoreAppProps): PetStoreStacks {
   const { config, projectRoot, env } = props;
   const stackName = stackNameOf(config.stage);
   const description = `Pet store service (${config.stage})`;
+  const { terminationProtection } = config;
   if (!config.frontDoor || env.region === CLOUDFRONT_CERTIFICATE_REGION) {
-    return { main: new PetStoreStack(app, stackName, { config, projectRoot, env, description }) };
+    return { main: new PetStoreStack(app, stackName, { config, projectRoot, env, description, terminationProtection }) };
   }
   if (env.region === undefined || Token.isUnresolved(env.region)) {
     throw new Error(
@@ -42,6 +43,7 @@ export function addPetStore(app: App, props: PetStoreAppProps): PetStoreStacks {
     config,
     frontDoor: config.frontDoor,
     env: { ...env, region: CLOUDFRONT_CERTIFICATE_REGION },
+    terminationProtection,
     description: `Pet store service (${config.stage}): the front door's web ACL and certificate, in ${CLOUDFRONT_CERTIFICATE_REGION}`,
   });
   const main = new PetStoreStack(app, stackName, {
@@ -49,6 +51,7 @@ export function addPetStore(app: App, props: PetStoreAppProps): PetStoreStacks {
     projectRoot,
     env,
     description,
+    terminationProtection,
     frontDoorEdge: edge.edge,
   });
   return { main, edge };

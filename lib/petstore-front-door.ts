@@ -252,7 +252,7 @@ export function frontDoorOriginSecret(scope: Construct, config: StageConfig): Se
   Validations.of(secret).acknowledge({
     id: 'AwsSolutions-SMG4',
     reason:
-      'Rotation would need CloudFront and the authorizer to accept two values during a switch, which they do not (docs/deploy.md, Front door).',
+      'Rotation would need CloudFront and the authorizer to accept two values during a switch, which they do not (docs/deploy-reference.md, Front door).',
   });
   return secret;
 }

@@ -61,7 +61,7 @@ export class PetStoreIdentity extends Construct {
         emailSubject: `Your Pet Store developer portal code (${config.stage})`,
         emailBody: 'Your confirmation code for the Pet Store developer portal is {####}.',
       },
-      // Cognito's own sender needs no setup but allows about 50 emails a day per account (docs/deploy.md, Email).
+      // Cognito's own sender needs no setup but allows about 50 emails a day per account (docs/deploy-reference.md, Sign-up and email).
       email: config.sesSender
         ? UserPoolEmail.withSES({
             fromEmail: config.sesSender.fromEmail,

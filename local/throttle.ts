@@ -11,10 +11,11 @@ import {
   PREFLIGHT_ROUTE_KEY,
   routeKeyOf,
   routeThrottle,
-  STAGE_THROTTLING,
+  throttlingOf,
   type StageThrottling,
   type ThrottleConfig,
 } from '#shared/stage-throttling';
+import { readStageOptions } from '#shared/stage-options';
 import { isStageName, STAGES } from '#shared/stages';
 import type { ApiName, RouteDefinition } from '#shared/routes';
 
@@ -62,12 +63,12 @@ export function gatewayRouteKey(route: RouteDefinition | undefined, method: stri
 }
 
 /**
- * `PETSTORE_THROTTLE`: a stage name (its limits from shared/stage-throttling.ts) or `off`. `npm start`
+ * `PETSTORE_THROTTLE`: a stage name (its limits from config/<stage>.json) or `off`. `npm start`
  * emulates the dev stage by default, like the stage a developer deploys first.
  */
 export function throttleFromEnvironment(value: string = process.env.PETSTORE_THROTTLE ?? 'dev'): StageThrottling | undefined {
   if (value === 'off') return undefined;
-  if (isStageName(value)) return STAGE_THROTTLING[value];
+  if (isStageName(value)) return throttlingOf(readStageOptions(value).options);
   throw new Error(`PETSTORE_THROTTLE must be off or a stage (${STAGES.join(', ')}), got ${value}`);
 }
 

@@ -29,7 +29,7 @@ const SERVER_VARIABLES: Record<ApiName, { apiId: string; region: string; domain?
   messages: { apiId: 'messagesApiId', region: 'messagesRegion', domain: 'messagesDomain', port: 'messagesPort' },
   account: { apiId: 'accountApiId', region: 'accountRegion', port: 'accountPort' },
 };
-/** Examples only: a stage's own names come from `-c petsDomain` and `-c messagesDomain` (docs/deploy.md). */
+/** Examples only: a stage's own names are its `petsDomain` and `messagesDomain` options (docs/deploy-reference.md). */
 const EXAMPLE_DOMAINS: Partial<Record<ApiName, string>> = { pets: 'api.example.com', messages: 'messages.example.com' };
 
 /**

@@ -1,7 +1,7 @@
 /**
  * `npm run backfill:status-shards -- --stage <stage>`: gives every pet of a deployed stage that predates the
  * sharded status index its shard key (lambda/data/repositories/status-shard-backfill.ts). Step 2 of
- * docs/deploy.md, "Upgrading the status index". Safe to run while the stage serves, and to run again.
+ * docs/deploy-reference.md, "Upgrading the status index". Safe to run while the stage serves, and to run again.
  */
 import { parseArgs } from 'node:util';
 import { createDocumentClient } from '#data/dynamodb-client';

@@ -1,7 +1,7 @@
 /**
  * `node scripts/launch.mjs tsx scripts/recovery-mapping.ts --template <t> --tagged <r> [--out <file>]`: the resource
  * mapping `cdk import --resource-mapping` takes to bring a destroyed staging or prod stage back onto the tables and
- * user pool it kept (docs/deploy.md, Recovery). Reads files only, so it runs, and is tested, without AWS:
+ * user pool it kept (docs/deploy-reference.md, Recovery). Reads files only, so it runs, and is tested, without AWS:
  *
  * - the synthesized template of the stage (`npm run cdk -- synth -c stage=<stage> …` writes cdk.out/<stack>.template.json);
  * - where the kept resources are, either from their tags (`--tagged`: CloudFormation tags each resource with its

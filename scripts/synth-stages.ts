@@ -27,7 +27,6 @@ const EVERY_OPTION = {
   messagesDomain: 'messages.example.com',
   hostedZoneId: 'Z0123456789ABCDEFGHIJ',
   hostedZoneName: 'example.com',
-  frontDoor: 'true',
 };
 
 const SYNTHESES: readonly Synthesis[] = [

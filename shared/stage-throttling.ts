@@ -1,15 +1,15 @@
 /**
- * Each stage's API Gateway throttles, as plain data: lib/stage-config.ts deploys them (the stage's default
- * route settings and its route settings) and the local server emulates them (local/throttle.ts). No
- * aws-cdk-lib import here on purpose.
+ * Each stage's API Gateway throttles, as plain data built from its options: lib/stage-config.ts deploys them
+ * (the stage's default route settings and its route settings) and the local server emulates them
+ * (local/throttle.ts). No aws-cdk-lib import here on purpose.
  *
  * An HTTP API throttles route by route: the stage's default route settings give every route a token bucket
  * of its own, and a route settings entry replaces that bucket for the route it names ("Throttling requests to
  * your HTTP API", route-level throttling). All of them draw on the account's 10,000 requests/s per Region.
- * The numbers are sized in docs/capacity.md.
+ * The numbers (config/<stage>.json) are sized in docs/capacity.md.
  */
 import { PREFLIGHT_ROUTE, ROUTES, type ApiName, type OperationId } from './routes';
-import type { StageName } from './stages';
+import type { StageOptions } from './stage-options';
 
 export interface ThrottleConfig {
   /** Steady-state requests per second. */
@@ -44,41 +44,20 @@ export const SUBMIT_MESSAGE_ROUTE_KEY = keyOf('submitMessage');
 export const routeThrottle = (api: ApiThrottling, routeKey: string): ThrottleConfig => api.routes[routeKey] ?? api.defaultRoute;
 
 /**
- * Unknown paths (404 from our function) and CORS preflights: a flood of either still runs a function, so each
- * gets a small bucket of its own rather than a read route's.
+ * A stage's buckets from its options (config/<stage>.json): each API's default route; createPet's own when
+ * the stage gives it one; and, when the stage gives them one, small buckets of their own for unknown paths
+ * (404 from our function) and CORS preflights, since a flood of either still runs a function.
  */
-const sideRoutes = (limit: ThrottleConfig): Record<string, ThrottleConfig> => ({
-  [DEFAULT_ROUTE_KEY]: limit,
-  [PREFLIGHT_ROUTE_KEY]: limit,
-});
-
-export const STAGE_THROTTLING: Record<StageName, StageThrottling> = {
-  // What a developer's own requests need; no route apart, so local tests never meet a limit they did not ask for.
-  dev: {
-    pets: { defaultRoute: { rateLimit: 20, burstLimit: 40 }, routes: {} },
-    messages: { defaultRoute: { rateLimit: 20, burstLimit: 40 }, routes: {} },
-    account: { defaultRoute: { rateLimit: 20, burstLimit: 40 }, routes: {} },
-  },
-  // prod's shape at a rehearsal's size.
-  staging: {
-    pets: {
-      defaultRoute: { rateLimit: 100, burstLimit: 200 },
-      routes: { [CREATE_PET_ROUTE_KEY]: { rateLimit: 50, burstLimit: 50 }, ...sideRoutes({ rateLimit: 10, burstLimit: 20 }) },
-    },
-    messages: { defaultRoute: { rateLimit: 50, burstLimit: 100 }, routes: sideRoutes({ rateLimit: 10, burstLimit: 20 }) },
-    account: { defaultRoute: { rateLimit: 50, burstLimit: 100 }, routes: {} },
-  },
-  // Sized to an account at Lambda's default quotas (1,000 concurrent executions, 10 × that in invocations/s, two
-  // invocations per request): every route of pets and messages at its limit is ≈ 4,900 requests/s, ≈ 9,800
-  // invocations/s. createPet stays at a quarter of the 4,000 writes/s a new on-demand table takes, and its
-  // burst at one second of its rate, which its reserved concurrency is sized for (shared/function-settings.ts).
-  prod: {
-    pets: {
-      defaultRoute: { rateLimit: 1_500, burstLimit: 3_000 },
-      routes: { [CREATE_PET_ROUTE_KEY]: { rateLimit: 1_000, burstLimit: 1_000 }, ...sideRoutes({ rateLimit: 100, burstLimit: 200 }) },
-    },
-    messages: { defaultRoute: { rateLimit: 500, burstLimit: 1_000 }, routes: sideRoutes({ rateLimit: 100, burstLimit: 200 }) },
-    // Signed-in people on the portal; the JWT authorizer runs no function.
-    account: { defaultRoute: { rateLimit: 200, burstLimit: 400 }, routes: {} },
-  },
-};
+export function throttlingOf(options: StageOptions): StageThrottling {
+  const bucket = (rate: number | undefined, burst: number | undefined, base: ThrottleConfig): ThrottleConfig | undefined =>
+    rate === undefined && burst === undefined ? undefined : { rateLimit: rate ?? base.rateLimit, burstLimit: burst ?? base.burstLimit };
+  const pets = { rateLimit: options.petsRateLimit, burstLimit: options.petsBurstLimit };
+  const createPet = bucket(options.createPetRateLimit, options.createPetBurstLimit, pets);
+  const side = bucket(options.sideRouteRateLimit, options.sideRouteBurstLimit, pets);
+  const sideRoutes = side ? { [DEFAULT_ROUTE_KEY]: side, [PREFLIGHT_ROUTE_KEY]: side } : {};
+  return {
+    pets: { defaultRoute: pets, routes: { ...(createPet ? { [CREATE_PET_ROUTE_KEY]: createPet } : {}), ...sideRoutes } },
+    messages: { defaultRoute: { rateLimit: options.messagesRateLimit, burstLimit: options.messagesBurstLimit }, routes: sideRoutes },
+    account: { defaultRoute: { rateLimit: options.accountRateLimit, burstLimit: options.accountBurstLimit }, routes: {} },
+  };
+}

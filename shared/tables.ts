@@ -42,7 +42,7 @@ export const PETS_STATUS_INDEX = 'status-shard-id-index';
 export const PETS_STATUS_SHARDS = 12;
 export const PETS_STATUS_SHARD_ATTRIBUTE = 'statusShard';
 /**
- * The index a stage deployed before the sharded one lists from while it upgrades (docs/deploy.md, "Upgrading
+ * The index a stage deployed before the sharded one lists from while it upgrades (docs/deploy-reference.md, "Upgrading
  * the status index"): the stack keeps it, and tells listPets to read it through this variable, until every
  * pet has its shard key. Never on a new stage.
  */

@@ -17,3 +17,4 @@ import './stack/safe-deploys';
 import './stack/status-index-upgrade';
 import './stack/throttling';
 import './stack/ci';
+import './stack/release';

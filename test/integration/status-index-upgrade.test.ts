@@ -1,6 +1,6 @@
 /**
  * A stage deployed before the status index was sharded upgrades without a pet missing from any listing
- * (docs/deploy.md, "Upgrading the status index"), against the local DynamoDB: while its table holds both
+ * (docs/deploy-reference.md, "Upgrading the status index"), against the local DynamoDB: while its table holds both
  * indexes, listPets reads the old one; the backfill gives every old pet its shard key, new pets are created
  * meanwhile; then the sharded listing pages exactly as the old one did.
  */

@@ -15,7 +15,7 @@ import { killLeftoverServers, PROJECT_ROOT as ROOT, startLocalServerProcess, typ
 /** A hang guard for a test that starts a server and reloads it three times, not a budget. */
 const DEV_TEST_MS = 180_000;
 /** What `npm start` reads of the project tree; node_modules is linked, not copied. */
-const PROJECT_PARTS = ['lambda', 'shared', 'lib', 'local', 'portal', 'docs', 'package.json', 'tsconfig.json'];
+const PROJECT_PARTS = ['lambda', 'shared', 'config', 'lib', 'local', 'portal', 'docs', 'package.json', 'tsconfig.json'];
 const HANDLER = 'lambda/handlers/list-pets.ts';
 const UNEDITED = 'return jsonResponse(200, page.pets);';
 const edited = (version: string): string => `return jsonResponse(200, page.pets, { 'x-dev-edit': '${version}' });`;

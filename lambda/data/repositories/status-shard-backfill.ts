@@ -8,7 +8,7 @@ export interface BackfillProgress {
 }
 
 /**
- * Gives every pet stored before the status index was sharded its shard key (docs/deploy.md, "Upgrading the
+ * Gives every pet stored before the status index was sharded its shard key (docs/deploy-reference.md, "Upgrading the
  * status index"). One Scan page at a time, a conditional update per pet that lacks the key: safe to run while
  * the service writes (new pets carry their key already, and a pet's status never changes), safe to stop and
  * run again (what has its key is skipped). The operator's tool, never a Lambda function's.

@@ -121,12 +121,10 @@ describe('the front door holds one API key to a rate, from however many addresse
     });
   });
 
-  it('-c frontDoorKeyRateLimit sets the per-key limit; it is refused without the front door', () => {
+  it('-c frontDoorKeyRateLimit sets the per-key limit; on the command line of a stage without the front door it is refused', () => {
     const rule = webAcl({ frontDoorKeyRateLimit: '12000' }).Rules.find((candidate) => candidate.Name === 'RateLimitPerApiKey');
     expect(rule).toMatchObject({ Statement: { RateBasedStatement: { Limit: 12_000 } } });
-    expect(() => stageConfig('prod', { alarmEmail: 'none', sesFromEmail: 'cognito', frontDoorKeyRateLimit: '100' })).toThrow(
-      /frontDoorKeyRateLimit: given without -c frontDoor=true/,
-    );
+    expect(() => stageConfig('staging', { frontDoorKeyRateLimit: '100' })).toThrow(/frontDoorKeyRateLimit: given without frontDoor/);
   });
 });
 

@@ -320,8 +320,10 @@ describe('stage selection', () => {
     expect(() => parseStage('production')).toThrow(/unknown stage "production"/);
   });
 
-  it('refuses prod without alarmEmail, saying how to opt out; the other stages need none', () => {
-    expect(() => stageConfig('prod')).toThrow(/prod needs -c alarmEmail=<address>.*-c alarmEmail=none/);
+  it("refuses prod while config/prod.json holds alarmEmail's placeholder; none opts out; dev and staging say none", () => {
+    expect(() => stageConfig('prod', { sesFromEmail: 'cognito' })).toThrow(
+      /^alarmEmail: config\/prod\.json still holds the placeholder "<.*>"; write the real value there, or give one for this deploy: -c alarmEmail=…$/,
+    );
     expect(stageConfig('prod', { alarmEmail: 'none', sesFromEmail: 'cognito' }).alarmEmail).toBeUndefined();
     expect(stageConfig('prod', { alarmEmail: 'ops@example.com', sesFromEmail: 'cognito' }).alarmEmail).toBe('ops@example.com');
     expect(stageConfig('staging').alarmEmail).toBeUndefined();
@@ -335,8 +337,9 @@ describe('stage selection', () => {
   });
 
   it.each(STAGES)('refuses corsOrigins=* in %s: every origin is named', (stage) => {
-    expect(() => stageConfig(stage, { alarmEmail: 'none', corsOrigins: '*' })).toThrow(/`\*` is not allowed/);
-    expect(() => stageConfig(stage, { alarmEmail: 'none', corsOrigins: 'https://a.example,*' })).toThrow(/`\*` is not allowed/);
+    const optOuts = { alarmEmail: 'none', sesFromEmail: 'cognito' };
+    expect(() => stageConfig(stage, { ...optOuts, corsOrigins: '*' })).toThrow(/`\*` is not allowed/);
+    expect(() => stageConfig(stage, { ...optOuts, corsOrigins: 'https://a.example,*' })).toThrow(/`\*` is not allowed/);
   });
 
   it('allows plain http only for localhost and only in dev', () => {
@@ -344,7 +347,7 @@ describe('stage selection', () => {
     expect(() => stageConfig('dev', { corsOrigins: 'http://app.example.com' })).toThrow(/plain http/);
     for (const stage of ['staging', 'prod'] as const) {
       const [alarmEmail, sesFromEmail] = ['none', 'cognito'];
-      expect(() => stageConfig(stage, { alarmEmail, corsOrigins: 'http://localhost:5173' })).toThrow(/plain http/);
+      expect(() => stageConfig(stage, { alarmEmail, sesFromEmail, corsOrigins: 'http://localhost:5173' })).toThrow(/plain http/);
       expect(stageConfig(stage, { alarmEmail, sesFromEmail, corsOrigins: 'https://app.example.com' }).corsOrigins).toEqual([
         'https://app.example.com',
       ]);

@@ -344,7 +344,7 @@ describe('edge context is checked before anything is built', () => {
   });
 
   it('refuses domains without a certificate or a zone, a malformed ARN, a zone that does not hold the names, and half a zone', () => {
-    refused({ ...NAMES }, /need -c certificateArn/);
+    refused({ ...NAMES }, /need certificateArn/);
     refused({ ...NAMES, certificateArn: 'arn:aws:acm:eu-west-1:123:certificate/x' }, /not an ACM certificate ARN/);
     refused({ ...NAMES, ...ZONE, hostedZoneName: 'example.org' }, /api.example.com is not in the hosted zone example.org/);
     refused({ ...NAMES, hostedZoneId: ZONE.hostedZoneId }, /go together/);
@@ -354,7 +354,7 @@ describe('edge context is checked before anything is built', () => {
   it('refuses domain settings without domains, and front door settings without the front door', () => {
     refused({ certificateArn: REGIONAL_CERTIFICATE_ARN }, /given without petsDomain and messagesDomain/);
     refused({ disableDefaultEndpoint: 'true' }, /given without petsDomain and messagesDomain/);
-    refused({ frontDoorRateLimit: '100' }, /given without -c frontDoor=true/);
+    refused({ frontDoorRateLimit: '100' }, /given without frontDoor/);
   });
 
   it('with the front door: the certificate must be in us-east-1, execute-api must stay on, the limit is a whole number of at least 10', () => {

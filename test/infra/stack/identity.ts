@@ -131,9 +131,9 @@ describe.each(STAGES)('%s stage user pool', (stage) => {
 });
 
 describe('the email sender setting', () => {
-  it('refuses prod without sesFromEmail, saying how to opt out; the other stages need none', () => {
+  it("refuses prod while config/prod.json holds sesFromEmail's placeholder; dev and staging say cognito", () => {
     expect(() => stageConfig('prod', { alarmEmail: 'none' })).toThrow(
-      new RegExp(`prod needs -c sesFromEmail=<address.*-c sesFromEmail=${COGNITO_SENDER}`),
+      /^sesFromEmail: config\/prod\.json still holds the placeholder "<.*>"; write the real value there, or give one for this deploy: -c sesFromEmail=…$/,
     );
     expect(stageConfig('prod', { alarmEmail: 'none', sesFromEmail: COGNITO_SENDER }).sesSender).toBeUndefined();
     expect(stageConfig('prod', { alarmEmail: 'none', sesFromEmail: 'no-reply@example.com' }).sesSender).toEqual({
@@ -148,9 +148,9 @@ describe('the email sender setting', () => {
     expect(() => stageConfig('staging', { sesFromEmail: 'no-reply@mail.example.com', sesVerifiedDomain: 'example.com' })).toThrow(
       /sesVerifiedDomain: "example.com" is not the domain of sesFromEmail/,
     );
-    expect(() => stageConfig('staging', { sesVerifiedDomain: 'example.com' })).toThrow(/given without -c sesFromEmail/);
+    expect(() => stageConfig('staging', { sesVerifiedDomain: 'example.com' })).toThrow(/sesVerifiedDomain: given without sesFromEmail/);
     expect(() => stageConfig('prod', { alarmEmail: 'none', sesFromEmail: COGNITO_SENDER, sesVerifiedDomain: 'example.com' })).toThrow(
-      /given without -c sesFromEmail/,
+      /sesVerifiedDomain: given without sesFromEmail/,
     );
   });
 });

@@ -1,5 +1,5 @@
 /**
- * A destroyed staging or prod stage comes back with its data and users through `cdk import` (docs/deploy.md,
+ * A destroyed staging or prod stage comes back with its data and users through `cdk import` (docs/deploy-reference.md,
  * Recovery): what the template keeps on delete, and the resource mapping scripts/recovery-mapping.ts writes for it.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

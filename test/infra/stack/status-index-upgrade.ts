@@ -1,5 +1,5 @@
 /**
- * Upgrading a deployed stage to the sharded status index (docs/deploy.md, "Upgrading the status index"), as
+ * Upgrading a deployed stage to the sharded status index (docs/deploy-reference.md, "Upgrading the status index"), as
  * deployed: with `-c statusIndexUpgrade=true` the pets table keeps its old index beside the new one and
  * listPets reads (and may read) the old one; without it, a stage has the sharded index alone.
  */

@@ -7,7 +7,8 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { stageConfig, type StageContext } from '#lib/stage-config';
 import { createThrottle } from '#local/throttle';
 import { ROUTES, type ApiName } from '#shared/routes';
-import { STAGE_THROTTLING } from '#shared/stage-throttling';
+import { readStageOptions } from '#shared/stage-options';
+import { throttlingOf } from '#shared/stage-throttling';
 import { STAGES, type StageName } from '#shared/stages';
 import { apiNamed, referencedId, resourcesOfType, synth } from '../support/synth';
 
@@ -16,7 +17,10 @@ interface Limits {
   readonly ThrottlingBurstLimit: number;
 }
 
-/** What each stage promises, written out here rather than read from shared/stage-throttling.ts. */
+/** The buckets config/<stage>.json gives a stage, as the local server reads them. */
+const COMMITTED = (stage: StageName) => throttlingOf(readStageOptions(stage).options);
+
+/** What each stage promises, written out here rather than read from config/<stage>.json. */
 const EXPECTED: Record<StageName, Record<ApiName, { defaultRoute: [number, number]; routes: Record<string, [number, number]> }>> = {
   dev: {
     pets: { defaultRoute: [20, 40], routes: {} },
@@ -103,7 +107,7 @@ describe.each(STAGES)('%s stage throttles', (stage) => {
     for (const key of routeKeysOf(template, stage, api).keys()) {
       const { ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst } = deployed.routes[key] ?? deployed.defaultRoute;
       let clockMs = 0;
-      const throttle = createThrottle(STAGE_THROTTLING[stage], () => clockMs);
+      const throttle = createThrottle(COMMITTED(stage), () => clockMs);
       let admitted = 0;
       while (throttle.admit(api, key)) admitted++;
       expect({ key, burst: admitted }).toEqual({ key, burst });
@@ -117,7 +121,7 @@ describe.each(STAGES)('%s stage throttles', (stage) => {
 
 describe('the local emulator throttles route by route', () => {
   it('a flood of creates empties createPet’s bucket and leaves the read routes and the other APIs theirs', () => {
-    const throttle = createThrottle(STAGE_THROTTLING.staging, () => 0);
+    const throttle = createThrottle(COMMITTED('staging'), () => 0);
     let creates = 0;
     while (throttle.admit('pets', 'POST /v1/pets')) creates++;
     expect(creates).toBe(50);
@@ -150,7 +154,7 @@ describe('throttles from CDK context', () => {
   it('-c messagesRateLimit/messagesBurstLimit set the messages API default route; numbers from cdk.json work too', () => {
     const config = stageConfig('staging', { messagesRateLimit: 300, messagesBurstLimit: '600' });
     expect(config.throttling.messages.defaultRoute).toEqual({ rateLimit: 300, burstLimit: 600 });
-    expect(config.throttling.pets).toEqual(STAGE_THROTTLING.staging.pets);
+    expect(config.throttling.pets).toEqual(COMMITTED('staging').pets);
   });
 
   const refused = (context: StageContext, message: RegExp) => expect(() => stageConfig('staging', context)).toThrow(message);

@@ -33,13 +33,20 @@ export const CORS_CONTEXT = { corsOrigins: 'https://app.example.com, https://adm
 
 /**
  * One synthesis per stage and context per test file; templates are read-only, so sharing is safe.
- * Prod refuses to synthesize without alarmEmail and sesFromEmail: these tests opt out (`none`,
- * `cognito`) unless they set them.
+ * config/prod.json holds placeholders for alarmEmail and sesFromEmail: these tests opt out (`none`,
+ * `cognito`) unless they set them. Without a region, prod leaves its front door out (an
+ * environment-agnostic stack cannot place the edge stack); test/infra/stack/release.ts synthesizes
+ * the committed prod, front door and all.
  */
 export function synth(stage: StageName, given: StageContext = {}, region?: string): Synthesized {
   const context =
     stage === 'prod'
-      ? { ...given, alarmEmail: given.alarmEmail ?? NO_ALARM_EMAIL, sesFromEmail: given.sesFromEmail ?? COGNITO_SENDER }
+      ? {
+          ...(region === undefined ? { frontDoor: 'false' } : {}),
+          ...given,
+          alarmEmail: given.alarmEmail ?? NO_ALARM_EMAIL,
+          sesFromEmail: given.sesFromEmail ?? COGNITO_SENDER,
+        }
       : given;
   const key = JSON.stringify([stage, context, region]);
   const cached = cache.get(key);
