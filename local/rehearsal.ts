@@ -69,6 +69,8 @@ function localValues(
   };
 }
 
+const ofType = (resources: Resources, type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
+
 const refOf = (value: unknown): string | undefined => {
   const ref = (value as { Ref?: unknown } | null)?.Ref ?? (value as { 'Fn::GetAtt'?: unknown[] } | null)?.['Fn::GetAtt']?.[0];
   return typeof ref === 'string' ? ref : undefined;
@@ -149,23 +151,24 @@ function bundleFunction(
 async function createTables(endpoint: string, resources: Resources): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
-    for (const [id, { Type, Properties: table = {} }] of Object.entries(resources)) {
-      if (Type !== 'AWS::DynamoDB::Table') continue;
-      const indexes = (table.GlobalSecondaryIndexes ?? []) as NonNullable<CreateTableCommandInput['GlobalSecondaryIndexes']>;
-      await client.send(
-        new CreateTableCommand({
-          TableName: id,
-          BillingMode: 'PAY_PER_REQUEST',
-          KeySchema: table.KeySchema as CreateTableCommandInput['KeySchema'],
-          AttributeDefinitions: table.AttributeDefinitions as CreateTableCommandInput['AttributeDefinitions'],
-          // Only what the engines take: warm throughput and the like are AWS's business.
-          ...(indexes.length > 0
-            ? { GlobalSecondaryIndexes: indexes.map(({ IndexName, KeySchema, Projection }) => ({ IndexName, KeySchema, Projection })) }
-            : {}),
-        }),
-      );
-      await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: id });
-    }
+    await Promise.all(
+      ofType(resources, 'AWS::DynamoDB::Table').map(async ([id, { Properties: table = {} }]) => {
+        const indexes = (table.GlobalSecondaryIndexes ?? []) as NonNullable<CreateTableCommandInput['GlobalSecondaryIndexes']>;
+        await client.send(
+          new CreateTableCommand({
+            TableName: id,
+            BillingMode: 'PAY_PER_REQUEST',
+            KeySchema: table.KeySchema as CreateTableCommandInput['KeySchema'],
+            AttributeDefinitions: table.AttributeDefinitions as CreateTableCommandInput['AttributeDefinitions'],
+            // Only what the engines take: warm throughput and the like are AWS's business.
+            ...(indexes.length > 0
+              ? { GlobalSecondaryIndexes: indexes.map(({ IndexName, KeySchema, Projection }) => ({ IndexName, KeySchema, Projection })) }
+              : {}),
+          }),
+        );
+        await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: id });
+      }),
+    );
   } finally {
     client.destroy();
   }
@@ -194,7 +197,6 @@ export async function startRehearsal(options: {
   })();
   const resources = (stack.template as { Resources: Resources }).Resources;
   const assets = stack.dependencies.find((artifact) => artifact instanceof AssetManifestArtifact)?.contents.files ?? {};
-  const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
 
   const stops: (() => unknown)[] = [];
   const close = async (): Promise<void> => {
@@ -240,10 +242,10 @@ export async function startRehearsal(options: {
 
     // The template's routes, each to the function its integration invokes (through the `live` alias where there is one).
     const apiNames = new Map(
-      ofType('AWS::ApiGatewayV2::Api').map(([id, api]) => [id, String(api.Properties?.Name).replace(`${stackName}-`, '')]),
+      ofType(resources, 'AWS::ApiGatewayV2::Api').map(([id, api]) => [id, String(api.Properties?.Name).replace(`${stackName}-`, '')]),
     );
     const routes = new Map(
-      ofType('AWS::ApiGatewayV2::Route').map(([, { Properties: route = {} }]) => [
+      ofType(resources, 'AWS::ApiGatewayV2::Route').map(([, { Properties: route = {} }]) => [
         `${apiNames.get(refOf(route.ApiId) ?? '')} ${String(route.RouteKey)}`,
         route,
       ]),
