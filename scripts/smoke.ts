@@ -18,7 +18,7 @@ import { AUTH_CACHE_TTL_MS } from '#auth/settings';
 import { createDocumentClient } from '#data/dynamodb-client';
 import { DynamoApiKeyRepository, type ApiKeyRepository } from '#data/repositories/api-key-repository';
 import { isStageName, stackNameOf } from '#shared/stages';
-import { LOCAL_SDK_ENVIRONMENT, startRehearsal } from '#local/rehearsal';
+import { startRehearsal } from '#local/rehearsal';
 import { runOperatorCommand, STAGE_REQUIRED, stackOutputs, stageTarget, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
 import { checkRevokedKeyRefused, runSmokeChecks, type CheckResult, type SmokeTarget } from './smoke/checks';
 
@@ -74,21 +74,19 @@ async function stageSession(stage: string, options: AwsTargetOptions): Promise<S
   };
 }
 
-/** A browser origin the rehearsal allows, standing in for the stage's developer portal. */
-const LOCAL_CORS_ORIGIN = 'http://localhost:5173';
-
 async function rehearsalSession(stage: string, assemblyDir: string): Promise<Session> {
   if (!isStageName(stage)) throw new Error(STAGE_REQUIRED);
-  const rehearsal = await startRehearsal({ stage, assemblyDir, corsOrigins: [LOCAL_CORS_ORIGIN] });
-  // The functions have their own environments; this one is the temporary key's writer's.
-  Object.assign(process.env, LOCAL_SDK_ENVIRONMENT);
-  const db = createDocumentClient(rehearsal.endpoint);
+  // A browser origin the rehearsal allows, standing in for the stage's developer portal.
+  const corsOrigin = 'http://localhost:5173';
+  const rehearsal = await startRehearsal(stage, assemblyDir, [corsOrigin]);
+  Object.assign(process.env, rehearsal.environment);
+  const db = createDocumentClient();
   const { key, revoke } = await temporaryKey(new DynamoApiKeyRepository(db, rehearsal.apiKeysTable));
   const { api } = rehearsal;
   return {
     target: { petsBaseUrl: api.petsBaseUrl, messagesBaseUrl: api.origin, key },
-    corsOrigin: LOCAL_CORS_ORIGIN,
-    where: `the bundles of ${stackNameOf(stage)} from ${assemblyDir}, served at ${api.origin} (CORS for ${LOCAL_CORS_ORIGIN})`,
+    corsOrigin,
+    where: `the bundles of ${stackNameOf(stage)} from ${assemblyDir}, served at ${api.origin} (CORS for ${corsOrigin})`,
     revoke,
     close: async () => {
       db.destroy();
