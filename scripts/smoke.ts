@@ -8,25 +8,19 @@
  *       checks it is refused (--no-revocation-wait skips that wait). prod needs --read-only.
  *   npm run smoke -- --pets-base-url https://…/v1 --messages-base-url https://… --key pst_…
  *       any address, with your own key (nothing to revoke).
- *   npm run smoke -- --local
- *       a local server of its own, on a temporary data directory (what CI runs).
+ *   npm run rehearse -- --stage staging [--assembly cdk.out]   (smoke --rehearse)
+ *       the stage as `cdk synth` left it: its bundles, tables and routes on this machine (local/rehearsal.ts; what CI runs).
  * --read-only creates nothing: the checks that store pets or messages are skipped (and say so).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { issueApiKey } from '#auth/api-keys';
 import { AUTH_CACHE_TTL_MS } from '#auth/settings';
 import { createDocumentClient } from '#data/dynamodb-client';
 import { DynamoApiKeyRepository, type ApiKeyRepository } from '#data/repositories/api-key-repository';
 import { isStageName, stackNameOf } from '#shared/stages';
-import { loadFunctions } from '#local/functions';
-import { openLocalStore } from '#local/local-store';
-import { startLocalApi } from '#local/server';
+import { startRehearsal } from '#local/rehearsal';
 import { runOperatorCommand, STAGE_REQUIRED, stackOutputs, stageTarget, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
 import { checkRevokedKeyRefused, runSmokeChecks, type CheckResult, type SmokeTarget } from './smoke/checks';
-import { localFunctionEnvironment } from '#local/function-environment';
 
 const SMOKE_ACCOUNT_ID = 'acct_smoke';
 /** Past the authorizer's cache window, with a margin for clocks and in-flight lookups. */
@@ -80,24 +74,23 @@ async function stageSession(stage: string, options: AwsTargetOptions): Promise<S
   };
 }
 
-async function localSession(): Promise<Session> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'petstore-smoke-'));
-  const store = await openLocalStore({ dataDir });
-  Object.assign(process.env, localFunctionEnvironment({ endpoint: store.endpoint, tableNames: store.tableNames, logLevel: 'ERROR' }));
-  const db = createDocumentClient(store.endpoint);
+async function rehearsalSession(stage: string, assemblyDir: string): Promise<Session> {
+  if (!isStageName(stage)) throw new Error(STAGE_REQUIRED);
+  // A browser origin the rehearsal allows, standing in for the stage's developer portal.
   const corsOrigin = 'http://localhost:5173';
-  const api = await startLocalApi({ functions: await loadFunctions(), corsOrigins: [corsOrigin] });
-  const { key, revoke } = await temporaryKey(new DynamoApiKeyRepository(db, store.tableNames.apiKeys));
+  const rehearsal = await startRehearsal(stage, assemblyDir, [corsOrigin]);
+  Object.assign(process.env, rehearsal.environment);
+  const db = createDocumentClient();
+  const { key, revoke } = await temporaryKey(new DynamoApiKeyRepository(db, rehearsal.apiKeysTable));
+  const { api } = rehearsal;
   return {
     target: { petsBaseUrl: api.petsBaseUrl, messagesBaseUrl: api.origin, key },
     corsOrigin,
-    where: `a local server at ${api.origin} (${store.engine}, CORS for ${corsOrigin})`,
+    where: `the bundles of ${stackNameOf(stage)} from ${assemblyDir}, served at ${api.origin} (CORS for ${corsOrigin})`,
     revoke,
     close: async () => {
-      await api.close();
       db.destroy();
-      await store.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await rehearsal.close();
     },
   };
 }
@@ -111,7 +104,8 @@ async function main(argv: string[]): Promise<number> {
     options: {
       stage: { type: 'string' },
       ...TARGET_ARGS,
-      local: { type: 'boolean', default: false },
+      rehearse: { type: 'boolean', default: false },
+      assembly: { type: 'string', default: 'cdk.out' },
       'pets-base-url': { type: 'string' },
       'messages-base-url': { type: 'string' },
       key: { type: 'string' },
@@ -120,18 +114,17 @@ async function main(argv: string[]): Promise<number> {
       'no-revocation-wait': { type: 'boolean', default: false },
     },
   });
-  const modes = [values.stage !== undefined, values.local, values['pets-base-url'] !== undefined].filter(Boolean).length;
-  if (modes !== 1) {
-    console.error('give exactly one of --stage <stage>, --local, or --pets-base-url … --messages-base-url … --key …');
+  if ((values.stage === undefined) === (values['pets-base-url'] === undefined)) {
+    console.error('give either --stage <stage> or --pets-base-url … --messages-base-url … --key …');
     return 2;
   }
-  if (values.stage === 'prod' && !values['read-only']) {
+  if (values.stage === 'prod' && !values['read-only'] && !values.rehearse) {
     console.error('prod: add --read-only (the checks that store pets cannot undo them: the API deletes nothing)');
     return 2;
   }
   let session: Session;
-  if (values.stage !== undefined) session = await stageSession(values.stage, { region: values.region, profile: values.profile });
-  else if (values.local) session = await localSession();
+  if (values.stage !== undefined && values.rehearse) session = await rehearsalSession(values.stage, values.assembly);
+  else if (values.stage !== undefined) session = await stageSession(values.stage, { region: values.region, profile: values.profile });
   else {
     const { 'pets-base-url': petsBaseUrl, 'messages-base-url': messagesBaseUrl, key } = values;
     if (!petsBaseUrl || !messagesBaseUrl || !key) {

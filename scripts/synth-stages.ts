@@ -4,7 +4,8 @@
  * checks, plus one prod synthesis with every optional context (CORS, custom domains in a hosted zone,
  * the front door from outside us-east-1, hence the edge stack too). Fails on any esbuild warning
  * (NodejsFunction's esbuild only prints them and carries on; esbuild has no flag that makes every
- * warning an error) and, through `--strict`, on any CDK warning.
+ * warning an error) and, through `--strict`, on any CDK warning. Staging's assembly is left in cdk.out, where
+ * `npm run rehearse -- --stage staging` (CI's next step) serves it.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,6 +20,8 @@ interface Synthesis {
   readonly context: Readonly<Record<string, string>>;
   /** What the CDK CLI would find in AWS_REGION; unset, it deploys (and synthesizes) for us-east-1. */
   readonly region?: string;
+  /** Kept in cdk.out (as `npm run synth` leaves it) instead of a folder removed afterwards. */
+  readonly keep?: true;
 }
 
 const EVERY_OPTION = {
@@ -31,7 +34,7 @@ const EVERY_OPTION = {
 
 const SYNTHESES: readonly Synthesis[] = [
   { name: 'dev', context: { stage: 'dev' } },
-  { name: 'staging', context: { stage: 'staging' } },
+  { name: 'staging', context: { stage: 'staging' }, keep: true },
   { name: 'prod', context: { stage: 'prod', alarmEmail: 'ops@example.com', sesFromEmail: 'no-reply@example.com' } },
   {
     name: 'prod, every option, from eu-west-1',
@@ -63,7 +66,7 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: n
 async function main(): Promise<number> {
   let failed = 0;
   for (const synthesis of SYNTHESES) {
-    const outdir = mkdtempSync(join(tmpdir(), 'petstore-synth-'));
+    const outdir = synthesis.keep ? join(ROOT, 'cdk.out') : mkdtempSync(join(tmpdir(), 'petstore-synth-'));
     const started = performance.now();
     const args = [
       'synth',
@@ -92,7 +95,7 @@ async function main(): Promise<number> {
         console.log(`ok   ${synthesis.name}: ${bundles} functions bundled, cdk-nag clean, no warning (${seconds} s)`);
       }
     } finally {
-      rmSync(outdir, { recursive: true, force: true });
+      if (!synthesis.keep) rmSync(outdir, { recursive: true, force: true });
     }
   }
   console.log(`synth:stages: ${SYNTHESES.length - failed} of ${SYNTHESES.length} syntheses clean`);

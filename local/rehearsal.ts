@@ -1,0 +1,217 @@
+/**
+ * `npm run rehearse` (docs/testing.md): what `cdk deploy` would ship for a stage, on this machine. From the cloud
+ * assembly: the template's tables (keys, indexes) and, behind the local gateway, the functions its routes reach, each
+ * from its own asset with its handler, timeout and environment, in a worker thread of its own. A missing variable,
+ * table, index or route then fails here rather than in an account.
+ */
+import { CreateTableCommand, DynamoDBClient, waitUntilTableExists, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import { AssetManifestArtifact, CloudAssembly } from 'aws-cdk-lib/cx-api';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV, COGNITO_ENDPOINT_ENV, USER_POOL_ID_ENV } from '#shared/accounts';
+import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
+import { PREFLIGHT_ROUTE, type ApiName } from '#shared/routes';
+import { stackNameOf, type StageName } from '#shared/stages';
+import type { FunctionName } from '#shared/table-access';
+import { TABLES } from '#shared/tables';
+import { startLocalAccounts } from './accounts';
+import { LOCAL_CREDENTIALS, LOCAL_REGION, startLocalDynamoDb } from './dynamodb-engine';
+import { gatewayFunctions, type LambdaFunction } from './functions';
+import { startLocalApi, type LocalApi } from './server';
+
+type Resources = Record<string, { readonly Type: string; readonly Properties?: Record<string, unknown> }>;
+
+/**
+ * A function's sandbox: a worker without tsx (execArgv), where the bundle loads with Node's own require as in Lambda
+ * (its init phase: an error ends the worker). The context crosses without its functions; the deadline rebuilds them.
+ */
+const SANDBOX = `const { parentPort, workerData: { dir, handler } } = require('node:worker_threads');
+const dot = handler.lastIndexOf('.');
+const run = require(require('node:path').join(dir, handler.slice(0, dot)))[handler.slice(dot + 1)];
+if (typeof run !== 'function') throw new Error('the bundle has no function ' + handler);
+parentPort.on('message', ({ id, event, context, deadline }) => Promise.resolve()
+  .then(() => run(event, { ...context, getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) }))
+  .then((result) => parentPort.postMessage({ id, result }), (error) => parentPort.postMessage({ id, error: String(error?.stack ?? error) })));`;
+type Reply = { id: number; result: unknown } | { id: number; error: string };
+
+type Properties = NonNullable<Resources[string]['Properties']>;
+const ofType = (resources: Resources, type: string, test = (_: Properties) => true) =>
+  Object.entries(resources).filter(([, resource]) => resource.Type === type && test(resource.Properties ?? {}));
+
+const refOf = (value: unknown): string | undefined => {
+  const ref = (value as { Ref?: unknown } | null)?.Ref ?? (value as { 'Fn::GetAtt'?: unknown[] } | null)?.['Fn::GetAtt']?.[0];
+  return typeof ref === 'string' ? ref : undefined;
+};
+
+/** Which property leads from a resource on to the function it stands for. */
+const LEADS_TO: Readonly<Record<string, string>> = {
+  'AWS::Lambda::Alias': 'FunctionName',
+  'AWS::Lambda::Version': 'FunctionName',
+  'AWS::ApiGatewayV2::Integration': 'IntegrationUri',
+  'AWS::ApiGatewayV2::Authorizer': 'AuthorizerUri',
+};
+
+/** The logical id of the function a value (a route's target, an ARN built with Fn::Join …) leads to. */
+function functionIn(resources: Resources, value: unknown): string | undefined {
+  const ref = refOf(value);
+  const resource = ref === undefined ? undefined : resources[ref];
+  if (resource?.Type === 'AWS::Lambda::Function') return ref;
+  const lead = resource && LEADS_TO[resource.Type];
+  if (lead) return functionIn(resources, resource.Properties?.[lead]);
+  if (typeof value !== 'object' || value === null) return undefined;
+  return Object.values(value).reduce<string | undefined>((found, part) => found ?? functionIn(resources, part), undefined);
+}
+
+/** A function in its sandbox, started at its first invocation and again after a timeout or a crash. */
+function sandboxed(name: string, options: WorkerOptions, timeoutMs: number, stops: (() => unknown)[]): LambdaFunction {
+  let worker: Worker | undefined;
+  let nextId = 0;
+  const calls = new Map<number, { done: (result: unknown) => void; fail: (error: Error) => void; timer: NodeJS.Timeout }>();
+  const settle = (id: number) => {
+    const call = calls.get(id);
+    calls.delete(id);
+    clearTimeout(call?.timer);
+    return call;
+  };
+  const start = (): Worker => {
+    const started = new Worker(SANDBOX, { ...options, eval: true, execArgv: [], stdout: true });
+    stops.push(() => started.terminate());
+    // Its log less the INFO lines and metrics documents of every request: what the reader of a failed rehearsal needs.
+    createInterface({ input: started.stdout }).on('line', (line) => {
+      if (!line.startsWith('{') || /"level":"(WARN|ERROR|CRITICAL)"/.test(line)) console.error(`${name}: ${line}`);
+    });
+    started.on('message', (reply: Reply) => {
+      const call = settle(reply.id);
+      if ('result' in reply) return call?.done(reply.result);
+      console.error(`${name}: invocation failed: ${reply.error}`);
+      call?.fail(new Error(reply.error));
+    });
+    started.on('error', (error) => console.error(`${name}: ${String(error)}`));
+    started.on('exit', () => {
+      if (worker === started) worker = undefined;
+      const why = `${name}: its sandbox ended (a crash, or the function's ${timeoutMs} ms timeout)`;
+      for (const id of [...calls.keys()]) settle(id)?.fail(new Error(why));
+    });
+    return started;
+  };
+  return (event, context) =>
+    new Promise((done, fail) => {
+      const sandbox = (worker ??= start());
+      const id = nextId++;
+      // Lambda ends the sandbox at the timeout; the next invocation starts a new one.
+      calls.set(id, { done, fail, timer: setTimeout(() => void sandbox.terminate(), timeoutMs) });
+      const plain = Object.fromEntries(Object.entries(context).filter(([, value]) => typeof value !== 'function'));
+      sandbox.postMessage({ id, event, context: { ...plain, functionName: name }, deadline: Date.now() + timeoutMs });
+    });
+}
+
+/** Where the template routes to the functions of shared/deployed-functions.ts that serve no route of their own. */
+const UNROUTED: Readonly<Record<string, readonly [api: ApiName, routeKey: string, property?: string]>> = {
+  authorizer: ['pets', '$default', 'AuthorizerId'],
+  notFound: ['pets', '$default'],
+  accountNotFound: ['account', '$default'],
+  preflight: ['pets', `${PREFLIGHT_ROUTE.method} ${PREFLIGHT_ROUTE.path}`],
+};
+
+export interface Rehearsal {
+  readonly api: LocalApi;
+  /** What a client of the emulators needs in its environment: where they listen, their region and credentials. */
+  readonly environment: Readonly<Record<string, string>>;
+  /** The local name of the authorizer's API-keys table. */
+  readonly apiKeysTable: string;
+  close(): Promise<void>;
+}
+
+export async function startRehearsal(stage: StageName, assemblyDir: string, corsOrigins: readonly string[]): Promise<Rehearsal> {
+  const stackName = stackNameOf(stage);
+  const synthFirst = `no cloud assembly in ${assemblyDir}: synthesize the stage first (npm run synth -- -c stage=${stage})`;
+  if (!existsSync(join(assemblyDir, 'manifest.json'))) throw new Error(synthFirst);
+  const stack = new CloudAssembly(assemblyDir).getStackByName(stackName);
+  const resources = (stack.template as { Resources: Resources }).Resources;
+  const assets = stack.dependencies.find((artifact) => artifact instanceof AssetManifestArtifact)?.contents.files ?? {};
+  const stops: (() => unknown)[] = [];
+  const close = async (): Promise<void> => {
+    for (const stop of stops.reverse()) await stop();
+  };
+  try {
+    const db = await startLocalDynamoDb({});
+    stops.push(() => db.stop());
+    const client = new DynamoDBClient({ endpoint: db.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+    const create = async ([id, { Properties }]: [string, Resources[string]]) => {
+      const { KeySchema, AttributeDefinitions, GlobalSecondaryIndexes = [] } = Properties as unknown as CreateTableCommandInput;
+      // Keys, attributes and indexes only: billing, warm throughput, TTL and the like are AWS's business.
+      const indexes = GlobalSecondaryIndexes.map(({ IndexName, KeySchema, Projection }) => ({ IndexName, KeySchema, Projection }));
+      const input = { TableName: id, BillingMode: 'PAY_PER_REQUEST' as const, KeySchema, AttributeDefinitions };
+      await client.send(new CreateTableCommand(indexes.length > 0 ? { ...input, GlobalSecondaryIndexes: indexes } : input));
+      await waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1 }, { TableName: id });
+    };
+    await Promise.all(ofType(resources, 'AWS::DynamoDB::Table').map(create)).finally(() => client.destroy());
+    const accounts = await startLocalAccounts();
+    stops.push(() => accounts.stop());
+    // Lambda unpacks a bundle where no package.json makes `.js` an ES module (this project's does).
+    const unpacked = mkdtempSync(join(tmpdir(), 'petstore-rehearsal-'));
+    stops.push(() => rmSync(unpacked, { recursive: true, force: true }));
+    writeFileSync(join(unpacked, 'package.json'), '{"type":"commonjs"}');
+
+    // The one mapping of what the template leaves to CloudFormation: a table's `Ref` is the local table named after
+    // its logical id; these user-pool tokens take cognito-local's values; any other token refuses, naming itself.
+    const { cognito } = accounts;
+    const tokens: Record<string, string> = {
+      [USER_POOL_ID_ENV]: cognito.userPoolId,
+      [ACCOUNT_TOKEN_ISSUER_ENV]: cognito.issuer,
+      [ACCOUNT_TOKEN_AUDIENCE_ENV]: cognito.clientId,
+    };
+    const valueOf = (id: string, [name, value]: [string, unknown]): [string, string] => {
+      const ref = refOf(value);
+      const local = typeof value === 'string' ? value : ref && resources[ref]?.Type === 'AWS::DynamoDB::Table' ? ref : tokens[name];
+      if (local === undefined) throw new Error(`${id}: ${name} is ${JSON.stringify(value)}, which the rehearsal has no local value for`);
+      return [name, local];
+    };
+    // Lambda's own variables (its region, credentials), and where the emulators listen.
+    const environment = {
+      AWS_REGION: LOCAL_REGION,
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      DYNAMODB_ENDPOINT: db.endpoint,
+      [COGNITO_ENDPOINT_ENV]: cognito.endpoint,
+    };
+
+    const sandbox = (id: string) => {
+      type Fn = { Handler?: string; Timeout?: number; Code?: { S3Key?: string }; Environment?: { Variables?: object } };
+      const { Handler = '', Timeout = 3, Code, Environment } = (resources[id]?.Properties ?? {}) as Fn;
+      const asset = Object.values(assets).find((file) => Object.values(file.destinations).some((to) => to.objectKey === Code?.S3Key));
+      if (!asset?.source.path) throw new Error(`${id}: its code is no asset of ${stackName}`);
+      const dir = join(unpacked, id);
+      cpSync(join(assemblyDir, asset.source.path), dir, { recursive: true });
+      const variables = Object.entries(Environment?.Variables ?? {}).map((variable) => valueOf(id, variable));
+      const env: Record<string, string> = { ...Object.fromEntries(variables), AWS_LAMBDA_FUNCTION_NAME: id, ...environment };
+      return { invoke: sandboxed(id, { env, workerData: { dir, handler: Handler } }, Timeout * 1000, stops), env };
+    };
+
+    // The template's routes, each to the function its integration invokes (through the `live` alias where there is one).
+    const routed = (name: FunctionName) => {
+      const route = DEPLOYED_FUNCTIONS.find((deployed) => deployed.name === name)?.route;
+      const [apiName, key, property = 'Target'] = route ? [route.api, `${route.method} ${route.path}`] : (UNROUTED[name] ?? []);
+      const apiId = ofType(resources, 'AWS::ApiGatewayV2::Api', (api) => api.Name === `${stackName}-${apiName}`)[0]?.[0];
+      const [found] = ofType(resources, 'AWS::ApiGatewayV2::Route', (route) => refOf(route.ApiId) === apiId && route.RouteKey === key);
+      const id = functionIn(resources, found?.[1].Properties?.[property]);
+      if (!id) throw new Error(`the template of ${stackName} has no route ${key} to ${name} on its ${apiName} API`);
+      return sandbox(id);
+    };
+    const authorizer = routed('authorizer');
+    const functions = gatewayFunctions((name) => (name === 'authorizer' ? authorizer : routed(name)).invoke);
+    const apiKeysTable = authorizer.env[TABLES.apiKeys.envVar];
+    if (!apiKeysTable) throw new Error(`the authorizer of ${stackName} has no ${TABLES.apiKeys.envVar}`);
+
+    // Each sandbox ends at its own timeout; API Gateway gives up on an integration after 30 s.
+    const api = await startLocalApi({ functions, accountAuthorizer: accounts.accountAuthorizer, corsOrigins, functionTimeoutMs: 30_000 });
+    stops.push(() => api.close());
+    return { api, environment, apiKeysTable, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
