@@ -1,5 +1,6 @@
 import { Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IMetric, type Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import { CfnBudget } from 'aws-cdk-lib/aws-budgets';
+import { Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -11,7 +12,10 @@ import { Construct } from 'constructs';
 import { constructIdOf } from './construct-ids';
 import type { PetStoreHttpApi } from './petstore-http-api';
 import type { ApiName } from '#shared/routes';
+import { SERVICE_NAME } from '#shared/function-settings';
+import { METRICS_NAMESPACE, OPERATION_METRICS, type Outcome } from '#shared/metrics';
 import type { StageConfig } from './stage-config';
+import type { FunctionName } from '#shared/table-access';
 import { TABLES, type TableDefinition, type TableKey } from '#shared/tables';
 
 export interface PetStoreAlarmsProps {
@@ -22,6 +26,14 @@ export interface PetStoreAlarmsProps {
 }
 
 const THROTTLE_METRICS = ['ReadThrottleEvents', 'WriteThrottleEvents'] as const;
+
+/**
+ * A new authorizer version that makes more than this share of its callers anonymous rolls back. Normal mixes stay
+ * well below (the stage check's own passes, the busiest synthetic traffic, send about 3 anonymous requests in 10),
+ * an authorizer that refuses every key sits near 100 %. A flood of anonymous calls during an authorizer deploy can
+ * trip it too: the deploy then rolls back, the safe way round (docs/runbooks.md).
+ */
+export const NEW_AUTHORIZER_REFUSAL_PERCENT = 50;
 
 /**
  * Access-log statuses counted into metrics of their own: HTTP APIs publish 4xx as one metric, with
@@ -37,18 +49,20 @@ export const COUNTED_STATUSES = { unauthorized: '401', throttled: '429' } as con
  */
 export class PetStoreAlarms extends Construct {
   readonly topic: Topic;
-  /** Every alarm of the stage, for the dashboard's alarm status. */
-  readonly alarms: readonly Alarm[];
+  /** Every alarm of the stage, for the dashboard's alarm status and the runbook (docs/runbooks.md). */
+  readonly alarms: Alarm[] = [];
   /** Per API, its 5xx rate alarm: a gradual deploy of a function behind it rolls back on it. */
   readonly serverErrorRate: Readonly<Record<ApiName, Alarm>>;
   readonly authorizerErrors: Alarm;
   /** Per API, the 401s and 429s counted from its access log (HTTP APIs publish neither apart). */
   readonly statusCounts: Readonly<Record<ApiName, { readonly unauthorized: Metric; readonly throttled: Metric }>>;
+  private readonly notify: SnsAction;
+  private readonly config: StageConfig;
 
   constructor(scope: Construct, id: string, props: PetStoreAlarmsProps) {
     super(scope, id);
     const { config, apis, authorizer, tables } = props;
-    const { period, evaluationPeriods, datapointsToAlarm } = config.alarms;
+    const { period } = config.alarms;
 
     // Unencrypted on purpose: CloudWatch cannot publish to a topic under the AWS-managed SNS key, and
     // alarm messages carry metric names and thresholds only.
@@ -69,27 +83,12 @@ export class PetStoreAlarms extends Construct {
       }),
     );
     if (config.alarmEmail) this.topic.addSubscription(new EmailSubscription(config.alarmEmail));
-    const notify = new SnsAction(this.topic);
-    const alarms: Alarm[] = [];
+    this.budget(config, account, partition);
+    this.notify = new SnsAction(this.topic);
+    this.config = config;
     const serverErrorRate: Partial<Record<ApiName, Alarm>> = {};
     const statusCounts: Partial<Record<ApiName, { unauthorized: Metric; throttled: Metric }>> = {};
-
-    const alarm = (alarmId: string, metric: IMetric, threshold: number, description: string, comparison: ComparisonOperator): Alarm => {
-      const created = new Alarm(this, alarmId, {
-        metric,
-        threshold,
-        comparisonOperator: comparison,
-        evaluationPeriods,
-        datapointsToAlarm,
-        // No traffic is not an incident.
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: description,
-      });
-      created.addAlarmAction(notify);
-      created.addOkAction(notify);
-      alarms.push(created);
-      return created;
-    };
+    const alarm = this.add.bind(this);
 
     for (const [name, api] of Object.entries(apis) as [ApiName, PetStoreHttpApi][]) {
       // A rate, not a count: five failures mean little at 10 000 requests and a lot at ten.
@@ -160,9 +159,128 @@ export class PetStoreAlarms extends Construct {
         ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       );
     }
-    this.alarms = alarms;
     this.serverErrorRate = serverErrorRate as Record<ApiName, Alarm>;
     this.statusCounts = statusCounts as Record<ApiName, { unauthorized: Metric; throttled: Metric }>;
+  }
+
+  /**
+   * The stage's month in AWS Budgets, told to the same topic: past 80 % spent, and when the forecast passes the
+   * budget. Costs are found by the `stage` tag bin/app.ts puts on every resource, once it is activated as a cost
+   * allocation tag (docs/runbooks.md); what carries no tag (data transfer, some CloudWatch charges) is not counted.
+   */
+  private budget(config: StageConfig, account: string, partition: string): void {
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowThisAccountsBudgetsToPublish',
+        principals: [new ServicePrincipal('budgets.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: { StringEquals: { 'aws:SourceAccount': account }, ArnLike: { 'aws:SourceArn': `arn:${partition}:budgets::${account}:*` } },
+      }),
+    );
+    const when = (notificationType: 'ACTUAL' | 'FORECASTED', threshold: number): CfnBudget.NotificationWithSubscribersProperty => ({
+      notification: { notificationType, comparisonOperator: 'GREATER_THAN', threshold, thresholdType: 'PERCENTAGE' },
+      subscribers: [{ subscriptionType: 'SNS', address: this.topic.topicArn }],
+    });
+    new CfnBudget(this, 'Budget', {
+      budget: {
+        budgetName: `${Stack.of(this).stackName}-monthly`,
+        budgetType: 'COST',
+        timeUnit: 'MONTHLY',
+        budgetLimit: { amount: config.monthlyBudgetUsd, unit: 'USD' },
+        costFilters: { TagKeyValue: [`user:stage$${config.stage}`] },
+      },
+      notificationsWithSubscribers: [when('ACTUAL', 80), when('FORECASTED', 100)],
+    });
+  }
+
+  /** An alarm of the stage, notifying the topic on alarm and on recovery; no traffic is not an incident unless said. */
+  add(
+    alarmId: string,
+    metric: IMetric,
+    threshold: number,
+    description: string,
+    comparison: ComparisonOperator,
+    treatMissingData = TreatMissingData.NOT_BREACHING,
+    window: Pick<StageConfig['alarms'], 'evaluationPeriods' | 'datapointsToAlarm'> = this.config.alarms,
+  ): Alarm {
+    const { evaluationPeriods, datapointsToAlarm } = window;
+    const created = new Alarm(this, alarmId, {
+      metric,
+      threshold,
+      comparisonOperator: comparison,
+      evaluationPeriods,
+      datapointsToAlarm,
+      treatMissingData,
+      alarmDescription: description,
+    });
+    created.addAlarmAction(this.notify);
+    created.addOkAction(this.notify);
+    this.alarms.push(created);
+    return created;
+  }
+
+  /**
+   * A canary's rollback triggers that see its new version alone. Lambda counts a weighted alias's invocations and
+   * crashes by `ExecutedVersion` (the version it sent each one to), the functions count their own answers by
+   * `Version` (shared/metrics.ts): together, every invocation of the new version that crashed, timed out or answered
+   * 5xx, against all it got. An API-wide 5xx rate hides a broken function that carries little of its API's traffic;
+   * this does not. The version is the attribute of the Version resource this deploy publishes, and the alias waits for
+   * its deployment group, which waits for these alarms: CloudFormation points them at the new version before
+   * CodeDeploy moves any traffic. The authorizer never fails a caller it refuses (it marks them anonymous), so its
+   * new version also rolls back when it refuses a far larger share of callers than any normal mix has.
+   */
+  newVersion(name: FunctionName, fn: IFunction, version: { readonly version: string }, aliasName: string): Alarm[] {
+    const { period, serverErrorRatePercent } = this.config.alarms;
+    const id = constructIdOf(name);
+    const lambda = (metricName: string) =>
+      new Metric({
+        namespace: 'AWS/Lambda',
+        metricName,
+        period,
+        statistic: 'Sum',
+        dimensionsMap: { FunctionName: fn.functionName, Resource: `${fn.functionName}:${aliasName}`, ExecutedVersion: version.version },
+      });
+    const answered = (outcome: Outcome) =>
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: OPERATION_METRICS.Requests.name,
+        period,
+        statistic: 'Sum',
+        dimensionsMap: { Service: SERVICE_NAME, Stage: this.config.stage, Operation: name, Version: version.version, Outcome: outcome },
+      });
+    const failed = new MathExpression({
+      expression: 'IF(invocations > 0, 100 * (FILL(crashed, 0) + FILL(answered5xx, 0)) / invocations, 0)',
+      usingMetrics: { invocations: lambda('Invocations'), crashed: lambda('Errors'), answered5xx: answered('server_error') },
+      period,
+      label: `${name} new version: failed invocations (%)`,
+    });
+    const alarms = [
+      this.add(
+        `${id}NewVersionFailures`,
+        failed,
+        serverErrorRatePercent,
+        `More than ${serverErrorRatePercent}% of the invocations of ${name}'s newest version crashed, timed out or answered 5xx.`,
+        ComparisonOperator.GREATER_THAN_THRESHOLD,
+      ),
+    ];
+    if (name !== 'authorizer') return alarms;
+    const refused = new MathExpression({
+      expression: 'IF(FILL(resolved, 0) + FILL(refused, 0) > 0, 100 * FILL(refused, 0) / (FILL(resolved, 0) + FILL(refused, 0)), 0)',
+      usingMetrics: { resolved: answered('success'), refused: answered('client_error') },
+      period,
+      label: 'authorizer new version: callers made anonymous (%)',
+    });
+    alarms.push(
+      this.add(
+        'AuthorizerNewVersionRefusals',
+        refused,
+        NEW_AUTHORIZER_REFUSAL_PERCENT,
+        `The authorizer's newest version made more than ${NEW_AUTHORIZER_REFUSAL_PERCENT}% of its callers anonymous (every route then answers them 401).`,
+        ComparisonOperator.GREATER_THAN_THRESHOLD,
+      ),
+    );
+    return alarms;
   }
 }
 

@@ -6,11 +6,11 @@ import {
   LogQueryVisualizationType,
   LogQueryWidget,
   MathExpression,
+  Metric,
   Stats,
   TextWidget,
   type IAlarm,
   type IMetric,
-  type Metric,
   type IWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -38,6 +38,10 @@ export interface PetStoreDashboardProps {
   readonly functions: ReadonlyMap<FunctionName, DashboardFunction>;
   readonly tables: Readonly<Record<TableKey, Table>>;
   readonly alarms: readonly IAlarm[];
+  /** The scheduled stage check (lib/petstore-stage-check.ts), where the stage has one. */
+  readonly stageCheck?: IFunction;
+  /** The user pool, its portal client, and the metric name of its web ACL (lib/petstore-identity.ts). */
+  readonly identity: { readonly userPoolId: string; readonly clientId: string; readonly webAclMetricName: string };
 }
 
 const PERIOD = Duration.minutes(5);
@@ -218,7 +222,60 @@ export class PetStoreDashboard extends Construct {
         height: HEIGHT,
       }),
     ]);
+    rows.push(this.outside(props, stack.region));
     for (const row of rows) this.dashboard.addWidgets(...row);
+  }
+
+  /** What the stage looks like from outside: the stage check's runs, what WAF blocked before Cognito, and Cognito's own counts. */
+  private outside(props: PetStoreDashboardProps, region: string): IWidget[] {
+    const { stageCheck, identity } = props;
+    const waf = (metricName: string, label: string) =>
+      new Metric({
+        namespace: 'AWS/WAFV2',
+        metricName,
+        period: PERIOD,
+        statistic: Stats.SUM,
+        dimensionsMap: { WebACL: identity.webAclMetricName, Region: region, Rule: 'ALL' },
+        label,
+      });
+    const cognito = (metricName: string) =>
+      new Metric({
+        namespace: 'AWS/Cognito',
+        metricName,
+        period: PERIOD,
+        statistic: Stats.SUM,
+        dimensionsMap: { UserPool: identity.userPoolId, UserPoolClient: identity.clientId },
+        label: metricName,
+      });
+    const width = stageCheck ? THIRD : HALF;
+    return [
+      ...(stageCheck
+        ? [
+            new GraphWidget({
+              title: 'Stage check: runs and failed runs',
+              left: [
+                stageCheck.metricInvocations({ period: PERIOD, statistic: Stats.SUM, label: 'runs' }),
+                stageCheck.metricErrors({ period: PERIOD, statistic: Stats.SUM, label: 'failed' }),
+              ],
+              width,
+              height: HEIGHT,
+            }),
+          ]
+        : []),
+      new GraphWidget({
+        title: "User pool's web ACL: allowed and blocked calls",
+        left: [waf('AllowedRequests', 'allowed'), waf('BlockedRequests', 'blocked')],
+        width,
+        height: HEIGHT,
+      }),
+      new GraphWidget({
+        title: 'Cognito: sign-ups, sign-ins, token refreshes, throttles',
+        left: ['SignUpSuccesses', 'SignInSuccesses', 'TokenRefreshSuccesses'].map(cognito),
+        right: ['SignUpThrottles', 'SignInThrottles', 'TokenRefreshThrottles'].map(cognito),
+        width,
+        height: HEIGHT,
+      }),
+    ];
   }
 
   /**

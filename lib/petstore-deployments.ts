@@ -2,7 +2,7 @@ import { Validations } from 'aws-cdk-lib';
 import type { IAlarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { LambdaApplication, LambdaDeploymentGroup, type ILambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
 import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { Alias } from 'aws-cdk-lib/aws-lambda';
+import type { Alias, IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { constructIdOf } from './construct-ids';
 import type { FunctionName } from '#shared/table-access';
@@ -18,6 +18,10 @@ export interface ShiftedFunction {
 export interface PetStoreDeploymentsProps {
   readonly config: ILambdaDeploymentConfig;
   readonly functions: readonly ShiftedFunction[];
+  /** Runs the stage check against the new versions before any traffic moves (lib/petstore-stage-check.ts). */
+  readonly preHook?: IFunction;
+  /** `-c hotfix=true`: this deploy shifts without looking at the alarms (lib/stage-config.ts). */
+  readonly ignoreAlarms: boolean;
 }
 
 /**
@@ -57,6 +61,8 @@ export class PetStoreDeployments extends Construct {
           deploymentConfig: props.config,
           role: sharedRole,
           alarms: [...rollbackAlarms],
+          ignoreAlarmConfiguration: props.ignoreAlarms,
+          ...(props.preHook ? { preHook: props.preHook } : {}),
           autoRollback: { failedDeployment: true, stoppedDeployment: true, deploymentInAlarm: true },
         }),
       );

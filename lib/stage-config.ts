@@ -117,6 +117,19 @@ export interface StageConfig {
   /** Pre-warmed tables (`-c petsWarmWrites=… -c petsWarmReads=… -c messagesWarmWrites=…`); the pets values warm its status index too. */
   readonly warmThroughput: Readonly<Partial<Record<TableKey, WarmThroughput>>>;
   readonly alarms: AlarmConfig;
+  /** What the stage may cost in a month (USD) before AWS Budgets tells the alarm topic (lib/petstore-alarms.ts). */
+  readonly monthlyBudgetUsd: number;
+  /**
+   * The stage check (lib/petstore-stage-check.ts): how often it calls the public URLs, whether its pre-traffic run
+   * also creates (pets cannot be deleted through the API), and how long its hook keeps calling the stage once a
+   * canary starts, for a stage with too little traffic of its own for the rollback alarms to judge. None in dev.
+   */
+  readonly stageCheck?: { readonly every: Duration; readonly writes: boolean; readonly canaryTraffic?: Duration };
+  /**
+   * `-c hotfix=true`, for one deploy while an alarm fires: CodeDeploy shifts without looking at the rollback alarms
+   * (the pre-traffic checks still run). Never committed: the next deploy without it watches them again.
+   */
+  readonly hotfix: boolean;
   /** Subscribed to the alarm topic when set (`-c alarmEmail=ops@example.com`); prod requires it or `none`. */
   readonly alarmEmail?: string;
   /** CORS is configured only when origins are given (`-c corsOrigins=https://a.example,https://b.example`). */
@@ -132,7 +145,16 @@ export interface StageConfig {
 
 type StageDefaults = Omit<
   StageConfig,
-  'stage' | 'alarmEmail' | 'corsOrigins' | 'domains' | 'frontDoor' | 'sesSender' | 'warmThroughput' | 'statusIndexUpgrade' | 'tracing'
+  | 'stage'
+  | 'alarmEmail'
+  | 'corsOrigins'
+  | 'domains'
+  | 'frontDoor'
+  | 'sesSender'
+  | 'warmThroughput'
+  | 'statusIndexUpgrade'
+  | 'tracing'
+  | 'hotfix'
 > & {
   /** Tracing unless `-c tracing=…` says otherwise. */
   readonly tracingDefault: boolean;
@@ -179,6 +201,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
       throttledRequests: 100,
       ...ONE_FIVE_MINUTE_WINDOW,
     },
+    monthlyBudgetUsd: 25,
     frontDoorDefaults: { rateLimit: 300, keyRateLimit: 1_500, rateWindowSeconds: 60 },
     userPoolProtection: { emailingCallsPerClientIp: EMAILING_CALLS_PER_CLIENT_IP, callsPerClientIp: { limit: 100, windowSeconds: 300 } },
   },
@@ -204,6 +227,10 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
       throttledRequests: 10,
       ...ONE_FIVE_MINUTE_WINDOW,
     },
+    monthlyBudgetUsd: 50,
+    // Creates in its pre-traffic run, and calls itself through each canary: staging has no users to do it.
+    // The canary's 10 minutes and CloudWatch's delay.
+    stageCheck: { every: Duration.minutes(5), writes: true, canaryTraffic: Duration.minutes(12) },
     frontDoorDefaults: { rateLimit: 600, keyRateLimit: 3_000, rateWindowSeconds: 60 },
     userPoolProtection: { emailingCallsPerClientIp: EMAILING_CALLS_PER_CLIENT_IP, callsPerClientIp: { limit: 100, windowSeconds: 300 } },
   },
@@ -229,6 +256,9 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
       throttledRequests: 10,
       ...ONE_FIVE_MINUTE_WINDOW,
     },
+    // Raise it with the stage's traffic: docs/capacity.md prices a million requests.
+    monthlyBudgetUsd: 200,
+    stageCheck: { every: Duration.minutes(5), writes: false },
     // One key may run on several machines (5 × one address's limit), and still sends at most 100 requests/s.
     frontDoorDefaults: { rateLimit: 1_200, keyRateLimit: 6_000, rateWindowSeconds: 60 },
     // A tab refreshes its 5-minute tokens about once per window; 300 leaves room for an office behind one address.
@@ -302,6 +332,7 @@ export interface StageContext extends EdgeContext {
   readonly messagesWarmWrites?: unknown;
   readonly statusIndexUpgrade?: unknown;
   readonly tracing?: unknown;
+  readonly hotfix?: unknown;
 }
 
 const given = (value: unknown): boolean => value !== undefined && value !== '';
@@ -406,6 +437,7 @@ export const STAGE_CONTEXT_KEYS = [
   'messagesWarmWrites',
   'statusIndexUpgrade',
   'tracing',
+  'hotfix',
 ] as const satisfies readonly (keyof StageContext)[];
 
 export function stageConfig(stage: StageName, context: StageContext = {}): StageConfig {
@@ -425,6 +457,7 @@ export function stageConfig(stage: StageName, context: StageContext = {}): Stage
     warmThroughput,
     statusIndexUpgrade: flag('statusIndexUpgrade', context.statusIndexUpgrade) ?? false,
     tracing: flag('tracing', context.tracing) ?? tracingDefault,
+    hotfix: flag('hotfix', context.hotfix) ?? false,
     ...(alarmEmail ? { alarmEmail } : {}),
     ...(corsOrigins ? { corsOrigins } : {}),
     ...(domains ? { domains } : {}),
