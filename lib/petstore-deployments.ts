@@ -1,7 +1,7 @@
 import { Validations } from 'aws-cdk-lib';
 import type { IAlarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { LambdaApplication, LambdaDeploymentGroup, type ILambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
-import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Alias, IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { constructIdOf } from './construct-ids';
@@ -45,6 +45,8 @@ export class PetStoreDeployments extends Construct {
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
       reason: "AWS's policy for CodeDeploy on Lambda: alias updates, alarm reads and its own hook functions only.",
     });
+    // AWS's policy lets CodeDeploy invoke hooks named CodeDeployHook_* only; ours is named by CloudFormation.
+    if (props.preHook) role.addToPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [props.preHook.functionArn] }));
     // Each group adds the managed policy to its role again; the role above already has it.
     const sharedRole = role.withoutPolicyUpdates();
 
