@@ -2,10 +2,17 @@
  * Rollouts and the stage seen from outside: the rollback triggers that see a canary's new version alone, the
  * pre-traffic hook, the scheduled stage check and its alarm, the hotfix switch, and the budget.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { constructIdOf } from '#lib/construct-ids';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
+import { ALL_ROUTES } from '#shared/routes';
+import { STAGES } from '#shared/stages';
+import { TABLE_KEYS } from '#shared/tables';
 import { STAGE_CHECK_ENV } from '#shared/stage-check';
 import type { FunctionName } from '#shared/table-access';
 import { NEW_AUTHORIZER_REFUSAL_PERCENT } from '#lib/petstore-alarms';
+import { PROJECT_ROOT } from '../support/project-root';
 import { functionNamed, onlyResource, referencedId, resourcesOfType, statementsOf, synth, type Resource } from '../support/synth';
 
 type Template = ReturnType<typeof synth>['template'];
@@ -208,5 +215,31 @@ describe.each([
     for (const { Subscribers } of notifications) expect(Subscribers).toEqual([{ SubscriptionType: 'SNS', Address: { Ref: topicId } }]);
     const policy = onlyResource(template, 'AWS::SNS::TopicPolicy', () => true)[1];
     expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain('"Service":"budgets.amazonaws.com"');
+  });
+});
+
+describe('docs/runbooks.md, "When an alarm fires"', () => {
+  const runbooks = readFileSync(join(PROJECT_ROOT, 'docs/runbooks.md'), 'utf8');
+  const section = runbooks.slice(runbooks.indexOf('## When an alarm fires'), runbooks.indexOf('\n## ', runbooks.indexOf('## When an alarm fires') + 1));
+  const rows = section.split('\n').filter((line) => line.startsWith('| `')).map((line) => /^\| `([^`]+)`/.exec(line)?.[1] ?? '');
+  const placeholders: Record<string, readonly string[]> = {
+    '<Api>': [...new Set(ALL_ROUTES.map((route) => route.api))],
+    '<Table>': TABLE_KEYS,
+    '<Function>': DEPLOYED_FUNCTIONS.map((fn) => fn.name),
+  };
+  const patternOf = (row: string): RegExp =>
+    new RegExp(`^${row.replace(/<[A-Za-z]+>/g, (placeholder) => `(${(placeholders[placeholder] ?? []).map(constructIdOf).join('|')})`)}$`);
+  /** An alarm's logical id, less its scope and CDK's hash: the construct id a row names. */
+  const alarmIds = new Set(
+    STAGES.flatMap((stage) => [...resourcesOfType(synth(stage).template, 'AWS::CloudWatch::Alarm').keys()].map((id) => id.replace(/^Alarms/, '').replace(/[0-9A-F]{8}$/, ''))),
+  );
+
+  it('has a row for every alarm of every stage', () => {
+    expect([...alarmIds].filter((id) => !rows.some((row) => patternOf(row).test(id)))).toEqual([]);
+  });
+
+  it('has no row for an alarm no stage creates', () => {
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.filter((row) => ![...alarmIds].some((id) => patternOf(row).test(id)))).toEqual([]);
   });
 });
