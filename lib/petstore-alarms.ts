@@ -175,7 +175,10 @@ export class PetStoreAlarms extends Construct {
         principals: [new ServicePrincipal('budgets.amazonaws.com')],
         actions: ['sns:Publish'],
         resources: [this.topic.topicArn],
-        conditions: { StringEquals: { 'aws:SourceAccount': account }, ArnLike: { 'aws:SourceArn': `arn:${partition}:budgets::${account}:*` } },
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': account },
+          ArnLike: { 'aws:SourceArn': `arn:${partition}:budgets::${account}:*` },
+        },
       }),
     );
     const when = (notificationType: 'ACTUAL' | 'FORECASTED', threshold: number): CfnBudget.NotificationWithSubscribersProperty => ({

@@ -46,7 +46,8 @@ export class PetStoreDeployments extends Construct {
       reason: "AWS's policy for CodeDeploy on Lambda: alias updates, alarm reads and its own hook functions only.",
     });
     // AWS's policy lets CodeDeploy invoke hooks named CodeDeployHook_* only; ours is named by CloudFormation.
-    if (props.preHook) role.addToPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [props.preHook.functionArn] }));
+    if (props.preHook)
+      role.addToPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [props.preHook.functionArn] }));
     // Each group adds the managed policy to its role again; the role above already has it.
     const sharedRole = role.withoutPolicyUpdates();
 

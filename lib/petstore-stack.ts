@@ -214,7 +214,10 @@ export class PetStoreStack extends Stack {
     new CfnOutput(this, 'AccountsTableName', { value: tables.accounts.tableName, description: 'Read by `npm run keys -- --stage`' });
     new CfnOutput(this, 'DashboardUrl', { value: dashboard.url, description: "The stage's CloudWatch dashboard" });
     if (stageCheck) {
-      new CfnOutput(this, 'StageCheckKeySecret', { value: stageCheck.keySecretArn, description: "Holds the stage check's API key (docs/runbooks.md)" });
+      new CfnOutput(this, 'StageCheckKeySecret', {
+        value: stageCheck.keySecretArn,
+        description: "Holds the stage check's API key (docs/runbooks.md)",
+      });
     }
   }
 }

@@ -26,7 +26,7 @@ export interface PetStoreStageCheckProps extends PetStoreFunctionDefaults {
 
 /**
  * The stage watched from outside, and each canary checked before it takes traffic, with one set of checks
- * (scripts/smoke/checks.ts, also `npm run smoke`) and one handler (lambda/handlers/stage-check.ts), deployed twice so
+ * (scripts/smoke/checks.ts, also `npm run smoke`) and one handler (scripts/smoke/stage-check.ts), deployed twice so
  * that each has only its own rights and metrics:
  * - every few minutes, through the public base URLs: every other alarm needs traffic, and stays green on a stage
  *   whose name no longer resolves, whose certificate expired or that nobody calls. Its alarm fires when no run
@@ -101,12 +101,19 @@ export class PetStoreStageCheck extends Construct {
 
     if (!versions) return;
     const traffic = check.canaryTraffic ?? Duration.seconds(0);
-    this.preTraffic = checkFunction('PreTraffic', "CodeDeploy's BeforeAllowTraffic hook: the new versions", Duration.minutes(2).plus(traffic), {
-      ...urls,
-      [STAGE_CHECK_ENV.versions]: Stack.of(this).toJsonString(Object.fromEntries([...versions].map(([name, version]) => [name, version.functionArn]))),
-      [STAGE_CHECK_ENV.writes]: String(check.writes),
-      [STAGE_CHECK_ENV.canaryTrafficMs]: String(traffic.toMilliseconds()),
-    });
+    this.preTraffic = checkFunction(
+      'PreTraffic',
+      "CodeDeploy's BeforeAllowTraffic hook: the new versions",
+      Duration.minutes(2).plus(traffic),
+      {
+        ...urls,
+        [STAGE_CHECK_ENV.versions]: Stack.of(this).toJsonString(
+          Object.fromEntries([...versions].map(([name, version]) => [name, version.functionArn])),
+        ),
+        [STAGE_CHECK_ENV.writes]: String(check.writes),
+        [STAGE_CHECK_ENV.canaryTrafficMs]: String(traffic.toMilliseconds()),
+      },
+    );
     this.preTraffic.role.addToPolicy(
       new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [...versions.values()].map((version) => version.functionArn) }),
     );

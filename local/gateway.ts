@@ -359,7 +359,7 @@ export function writeResponse(response: ServerResponse, result: GatewayResponse,
 
 /**
  * `fetch`, answered by the gateway's dispatch with no socket: the stage check's pre-traffic hook puts API Gateway's
- * own events in front of a deploy's new versions (lambda/handlers/stage-check.ts), and the tests in front of
+ * own events in front of a deploy's new versions (scripts/smoke/stage-check.ts), and the tests in front of
  * handlers of their choosing. Every request carries `extraHeaders` as the front door would add them.
  */
 export const fetchThrough =
@@ -369,7 +369,13 @@ export const fetchThrough =
     const { host, pathname, search } = new URL(request.url);
     const headers = [['host', host], ...request.headers, ...Object.entries(extraHeaders)];
     const match = matchRoute(request.method, pathname);
-    const gatewayRequest = { url: `${pathname}${search}`, method: request.method, rawHeaders: headers.flat(), httpVersion: '1.1', socket: {} };
+    const gatewayRequest = {
+      url: `${pathname}${search}`,
+      method: request.method,
+      rawHeaders: headers.flat(),
+      httpVersion: '1.1',
+      socket: {},
+    };
     const event = buildEvent(gatewayRequest, Buffer.from(await request.arrayBuffer()), match, '127.0.0.1');
     const answer = await dispatch(functions, event, match.route);
     const body = [204, 304].includes(answer.statusCode) ? null : answer.body;

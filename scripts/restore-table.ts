@@ -54,7 +54,9 @@ export async function run(argv: string[]): Promise<number> {
   try {
     for await (const page of paginateScan({ client: db }, { TableName: values.from, ConsistentRead: true })) {
       for (const item of page.Items ?? []) {
-        const onlyMissing = values.overwrite ? {} : { ConditionExpression: 'attribute_not_exists(#key)', ExpressionAttributeNames: { '#key': key } };
+        const onlyMissing = values.overwrite
+          ? {}
+          : { ConditionExpression: 'attribute_not_exists(#key)', ExpressionAttributeNames: { '#key': key } };
         try {
           await db.send(new PutCommand({ TableName: target, Item: item, ...onlyMissing }));
           written++;

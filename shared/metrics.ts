@@ -48,7 +48,12 @@ const PER_STAGE = [SERVICE_DIMENSION, STAGE_DIMENSION] as const;
 
 /** Every operation's (and the authorizer's) requests, failures, latency and cold starts; one data point per invocation. */
 export const OPERATION_METRICS = {
-  Requests: { name: 'Requests', unit: 'Count', dimensions: PER_OPERATION, breakdowns: [[...PER_OPERATION, VERSION_DIMENSION, OUTCOME_DIMENSION]] },
+  Requests: {
+    name: 'Requests',
+    unit: 'Count',
+    dimensions: PER_OPERATION,
+    breakdowns: [[...PER_OPERATION, VERSION_DIMENSION, OUTCOME_DIMENSION]],
+  },
   /** 1 for every request that did not succeed (4xx and 5xx), 0 otherwise; by error code too. */
   Errors: { name: 'Errors', unit: 'Count', dimensions: PER_OPERATION, breakdowns: [[...PER_OPERATION, CODE_DIMENSION]] },
   /** From the function's first line of ours to its answer: what the operation itself takes. */

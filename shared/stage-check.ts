@@ -1,12 +1,12 @@
 /**
- * The stage check as plain data (lib/petstore-stage-check.ts deploys it, lambda/handlers/stage-check.ts runs it): its
+ * The stage check as plain data (lib/petstore-stage-check.ts deploys it, scripts/smoke/stage-check.ts runs it): its
  * function, fitted to the same recipe as the others, and the variables the stack hands it.
  */
 import type { DeployedFunction } from './deployed-functions';
 
 export const STAGE_CHECK: DeployedFunction = {
   name: 'stageCheck',
-  entry: 'lambda/handlers/stage-check.ts',
+  entry: 'scripts/smoke/stage-check.ts',
   summary: 'the smoke checks: on a schedule through the public URLs, and before a canary against its new versions',
 };
 

@@ -41,9 +41,10 @@ it("the Outputs table lists every output of the stage's stack, and nothing else"
 
 it('the cost table counts the alarms, the alarm metrics and the access-log metrics of every stage', () => {
   const costs = section('Costs at a glance');
-  const claim = /dev: (\d+) alarms watching (\d+) alarm metrics; staging, prod: (\d+) alarms watching (\d+) alarm metrics; and (\d+) custom metrics from the access-log filters/.exec(
-    costs,
-  );
+  const claim =
+    /dev: (\d+) alarms watching (\d+) alarm metrics; staging, prod: (\d+) alarms watching (\d+) alarm metrics; and (\d+) custom metrics from the access-log filters/.exec(
+      costs,
+    );
   expect(claim).not.toBeNull();
   const [, devAlarms, devMetrics, alarms, alarmMetrics, filterMetrics] = (claim ?? []).map(Number);
   for (const stage of STAGES) {

@@ -48,7 +48,9 @@ afterAll(async () => {
 });
 
 const names = async (): Promise<Record<number, string>> =>
-  Object.fromEntries(((await db.send(new ScanCommand({ TableName: stage }))).Items ?? []).map((item) => [item.id as number, item.name as string]));
+  Object.fromEntries(
+    ((await db.send(new ScanCommand({ TableName: stage }))).Items ?? []).map((item) => [item.id as number, item.name as string]),
+  );
 
 it('refuses an unknown table, and the stage table itself as the source', async () => {
   expect(await run(['--stage', 'staging', '--table', 'idempotency', '--from', restored])).toBe(2);

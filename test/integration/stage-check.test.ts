@@ -1,5 +1,5 @@
 /**
- * The stage check (lambda/handlers/stage-check.ts) end to end, with the service's handlers on a local DynamoDB:
+ * The stage check (scripts/smoke/stage-check.ts) end to end, with the service's handlers on a local DynamoDB:
  *
  * - as CodeDeploy's pre-traffic hook, against a stand-in for Secrets Manager (the check's key), Lambda (Invoke of a
  *   qualified version ARN, answered by a local handler, as Lambda answers: a crash is `X-Amz-Function-Error`) and
@@ -20,6 +20,7 @@ import { startLocalApi, type LocalApi } from '#local/server';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { STAGE_CHECK_ENV } from '#shared/stage-check';
 import type { FunctionName } from '#shared/table-access';
+import type { handler } from '../../scripts/smoke/stage-check';
 import { listenOnLoopback, type Listening } from '../support/loopback-server';
 import { freshTables } from '../support/local-dynamodb';
 
@@ -34,7 +35,7 @@ let key: string;
 const statuses: { deploymentId: string; lifecycleEventHookExecutionId: string; status: string }[] = [];
 const invoked: string[] = [];
 let standIn: Listening;
-let stageCheck: typeof import('#handlers/stage-check');
+let stageCheck: { handler: typeof handler };
 
 const bodyOf = (request: IncomingMessage): Promise<string> =>
   new Promise((done) => {
@@ -43,51 +44,57 @@ const bodyOf = (request: IncomingMessage): Promise<string> =>
     request.on('end', () => done(text));
   });
 
+type Reply = readonly [status: number, body: unknown, headers?: Record<string, string>];
+const refuse = (message: string): Reply => [400, { __type: 'ValidationException', message }];
+
 /** Secrets Manager, Lambda and CodeDeploy, each as much as the stage check calls. */
-function standInServer() {
-  return createServer((request, response) => {
-    void bodyOf(request).then(async (text) => {
-      const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+async function answer(request: IncomingMessage, text: string): Promise<Reply> {
+  const target = String(request.headers['x-amz-target'] ?? '');
+  const invocation = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(request.url ?? '');
+  if (target === 'secretsmanager.GetSecretValue') {
+    const { SecretId } = JSON.parse(text) as { SecretId?: string };
+    if (!SecretId) return refuse('SecretId is required');
+    if (SecretId !== SECRET_ARN) return [400, { __type: 'ResourceNotFoundException', message: 'no such secret' }];
+    return [200, { ARN: SECRET_ARN, Name: 'check-key', SecretString: secretValue, VersionId: 'v1' }];
+  }
+  if (target === 'CodeDeploy_20141006.PutLifecycleEventHookExecutionStatus') {
+    const call = JSON.parse(text) as Partial<(typeof statuses)[number]>;
+    if (!call.deploymentId || !call.lifecycleEventHookExecutionId || !call.status) {
+      return refuse('deploymentId, lifecycleEventHookExecutionId and status are required');
+    }
+    if (!['Pending', 'InProgress', 'Succeeded', 'Failed', 'Skipped', 'Unknown'].includes(call.status)) return refuse('bad status');
+    statuses.push(call as (typeof statuses)[number]);
+    return [200, { lifecycleEventHookExecutionId: call.lifecycleEventHookExecutionId }];
+  }
+  if (!invocation || request.method !== 'POST') return refuse(`the stand-in does not answer ${target || String(request.url)}`);
+  const arn = decodeURIComponent(invocation[1] ?? '');
+  const name = DEPLOYED_FUNCTIONS.find((fn) => versionArn(fn.name) === arn)?.name;
+  if (!name) return [404, { Type: 'User', message: `Function not found: ${arn}` }];
+  if ((request.headers['x-amz-invocation-type'] ?? 'RequestResponse') !== 'RequestResponse') return refuse('not a synchronous call');
+  invoked.push(name);
+  try {
+    const fn = deployed.get(name);
+    if (!fn) throw new Error(`${name} was not deployed`);
+    return [200, (await fn(JSON.parse(text), {} as never)) ?? null];
+  } catch (error) {
+    // A crashed invocation: Lambda answers 200 and says so in a header.
+    return [
+      200,
+      { errorType: 'Error', errorMessage: error instanceof Error ? error.message : String(error) },
+      { 'x-amz-function-error': 'Unhandled' },
+    ];
+  }
+}
+
+const standInServer = () =>
+  createServer((request, response) => {
+    void bodyOf(request)
+      .then((text) => answer(request, text))
+      .then(([status, body, headers]) => {
         response.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', ...headers });
         response.end(JSON.stringify(body));
-      };
-      const refuse = (message: string) => json(400, { __type: 'ValidationException', message });
-      const target = String(request.headers['x-amz-target'] ?? '');
-      const invocation = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(request.url ?? '');
-      if (target === 'secretsmanager.GetSecretValue') {
-        const { SecretId } = JSON.parse(text) as { SecretId?: string };
-        if (!SecretId) return refuse('SecretId is required');
-        if (SecretId !== SECRET_ARN) return json(400, { __type: 'ResourceNotFoundException', message: 'no such secret' });
-        return json(200, { ARN: SECRET_ARN, Name: 'check-key', SecretString: secretValue, VersionId: 'v1' });
-      }
-      if (target === 'CodeDeploy_20141006.PutLifecycleEventHookExecutionStatus') {
-        const call = JSON.parse(text) as Partial<(typeof statuses)[number]>;
-        if (!call.deploymentId || !call.lifecycleEventHookExecutionId || !call.status) {
-          return refuse('deploymentId, lifecycleEventHookExecutionId and status are required');
-        }
-        if (!['Pending', 'InProgress', 'Succeeded', 'Failed', 'Skipped', 'Unknown'].includes(call.status)) return refuse('bad status');
-        statuses.push(call as (typeof statuses)[number]);
-        return json(200, { lifecycleEventHookExecutionId: call.lifecycleEventHookExecutionId });
-      }
-      if (invocation && request.method === 'POST') {
-        const arn = decodeURIComponent(invocation[1] ?? '');
-        const name = DEPLOYED_FUNCTIONS.find((fn) => versionArn(fn.name) === arn)?.name;
-        if (!name) return json(404, { Type: 'User', message: `Function not found: ${arn}` });
-        if ((request.headers['x-amz-invocation-type'] ?? 'RequestResponse') !== 'RequestResponse') return refuse('not a synchronous call');
-        invoked.push(name);
-        try {
-          const fn = deployed.get(name);
-          if (!fn) throw new Error(`${name} was not deployed`);
-          return json(200, (await fn(JSON.parse(text), {} as never)) ?? null);
-        } catch (error) {
-          const errorMessage = error instanceof Error ? error.message : String(error);
-          return json(200, { errorType: 'Error', errorMessage }, { 'x-amz-function-error': 'Unhandled' });
-        }
-      }
-      return refuse(`the stand-in does not answer ${target || request.url}`);
-    });
+      });
   });
-}
 
 beforeAll(async () => {
   const { endpoint, tableNames } = await freshTables();
@@ -106,7 +113,7 @@ beforeAll(async () => {
     [STAGE_CHECK_ENV.writes]: 'true',
   });
   // Its SDK clients are made when it loads, from the environment above.
-  stageCheck = await import('#handlers/stage-check');
+  stageCheck = await import('../../scripts/smoke/stage-check');
 }, 60_000);
 
 afterAll(async () => {
@@ -140,7 +147,9 @@ describe('as the pre-traffic hook', () => {
   }, 60_000);
 
   it('fails a version that answers a shape the OpenAPI document does not allow', async () => {
-    deployed.set('listPets', () => Promise.resolve({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{"pets":[]}' }));
+    deployed.set('listPets', () =>
+      Promise.resolve({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{"pets":[]}' }),
+    );
     expect(await runHook()).toEqual(['Failed']);
   }, 60_000);
 

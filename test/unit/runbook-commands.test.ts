@@ -52,7 +52,12 @@ const GLOBAL_OPTIONS = ['--query', '--output', '--region', '--profile', '--no-cl
 /** `aws dynamodb wait <waiter>`: three words name the command. */
 const GROUPS = new Set(['wait']);
 
-const DOCS = ['README.md', ...readdirSync(join(PROJECT_ROOT, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(PROJECT_ROOT, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file}`),
+];
 
 /** The shell a doc shows: its ```sh blocks, continuation lines joined, comments dropped; and its inline `aws …`. */
 function shellOf(markdown: string): string[] {
@@ -83,7 +88,10 @@ function awsInvocations(doc: string, line: string): Invocation[] {
     return {
       doc,
       command: tail.slice(0, length).join(' '),
-      options: tail.slice(length).filter((word) => word.startsWith('--')).map((word) => word.split('=')[0] ?? word),
+      options: tail
+        .slice(length)
+        .filter((word) => word.startsWith('--'))
+        .map((word) => word.split('=')[0] ?? word),
     };
   });
 }
@@ -100,7 +108,8 @@ it.each(invocations.map((call) => [`${call.doc}: aws ${call.command} ${call.opti
   (_line, { command, options }) => {
     const known = AWS_CLI[command];
     if (!known) throw new Error(`aws ${command} is not in this test's table: add what it requires and takes, from \`aws ${command} help\``);
-    for (const required of known.required) expect([command, required, required.split('|').some((option) => options.includes(option))]).toEqual([command, required, true]);
+    for (const required of known.required)
+      expect([command, required, required.split('|').some((option) => options.includes(option))]).toEqual([command, required, true]);
     const taken = new Set([...known.required.flatMap((required) => required.split('|')), ...known.optional, ...GLOBAL_OPTIONS]);
     expect(options.filter((option) => !taken.has(option))).toEqual([]);
     if (known.together) {
@@ -121,7 +130,9 @@ it('a stack with more than 100 resources is read with list-stack-resources, whic
 
 it('every `npm run` of a doc names a script of package.json', () => {
   const scripts = Object.keys((JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: object }).scripts);
-  const named = lines.flatMap(({ doc, line }) => [...line.matchAll(/npm run (?:--silent )?([a-z:-]+)/g)].map((match) => `${doc}: ${match[1]}`));
+  const named = lines.flatMap(({ doc, line }) =>
+    [...line.matchAll(/npm run (?:--silent )?([a-z:-]+)/g)].map((match) => `${doc}: ${match[1]}`),
+  );
   expect(named.length).toBeGreaterThan(20);
   expect(named.filter((entry) => !scripts.includes(entry.split(': ')[1] ?? ''))).toEqual([]);
 });

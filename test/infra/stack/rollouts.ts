@@ -29,40 +29,58 @@ const dimensionsOf = (metric: MetricStat): Record<string, unknown> =>
 /** The version resource a function's live alias points at. */
 function liveVersionOf(template: Template, name: FunctionName): string {
   const [functionId] = functionNamed(template, name);
-  const [, alias] = onlyResource(template, 'AWS::Lambda::Alias', (candidate) => referencedId(candidate.Properties.FunctionName) === functionId);
+  const [, alias] = onlyResource(
+    template,
+    'AWS::Lambda::Alias',
+    (candidate) => referencedId(candidate.Properties.FunctionName) === functionId,
+  );
   return referencedId(alias.Properties.FunctionVersion) ?? '';
 }
 
 /** The alarms a function's deployment group rolls back on. */
 function rollbackAlarmsOf(template: Template, name: FunctionName): Resource[] {
   const [functionId] = functionNamed(template, name);
-  const [, alias] = onlyResource(template, 'AWS::Lambda::Alias', (candidate) => referencedId(candidate.Properties.FunctionName) === functionId);
+  const [, alias] = onlyResource(
+    template,
+    'AWS::Lambda::Alias',
+    (candidate) => referencedId(candidate.Properties.FunctionName) === functionId,
+  );
   const policy = (alias as Resource & { UpdatePolicy: { CodeDeployLambdaAliasUpdate: { DeploymentGroupName: unknown } } }).UpdatePolicy;
-  const group = resourcesOfType(template, 'AWS::CodeDeploy::DeploymentGroup').get(referencedId(policy.CodeDeployLambdaAliasUpdate.DeploymentGroupName) ?? '');
+  const group = resourcesOfType(template, 'AWS::CodeDeploy::DeploymentGroup').get(
+    referencedId(policy.CodeDeployLambdaAliasUpdate.DeploymentGroupName) ?? '',
+  );
   const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
-  return (group?.Properties.AlarmConfiguration as { Alarms: { Name: unknown }[] }).Alarms.map(({ Name }) => alarms.get(referencedId(Name) ?? '') as Resource);
+  return (group?.Properties.AlarmConfiguration as { Alarms: { Name: unknown }[] }).Alarms.map(
+    ({ Name }) => alarms.get(referencedId(Name) ?? '') as Resource,
+  );
 }
 
 const checkFunction = (template: Template, role: 'the smoke checks' | "CodeDeploy's BeforeAllowTraffic hook") =>
   onlyResource(template, 'AWS::Lambda::Function', (fn) => String(fn.Properties.Description).startsWith(`stageCheck: ${role}`));
 
-const variablesOf = (fn: Resource): Record<string, unknown> => (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+const variablesOf = (fn: Resource): Record<string, unknown> =>
+  (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
 
 describe.each(['staging', 'prod'] as const)('%s rollouts', (stage) => {
   const { template } = synth(stage);
   const functions = DEPLOYED_FUNCTIONS.map((fn) => fn.name);
 
-  it.each(functions)("%s rolls back when its new version alone crashes, times out or answers 5xx", (name) => {
+  it.each(functions)('%s rolls back when its new version alone crashes, times out or answers 5xx', (name) => {
     const [functionId] = functionNamed(template, name);
     const version = { 'Fn::GetAtt': [liveVersionOf(template, name), 'Version'] };
-    const perVersion = rollbackAlarmsOf(template, name).filter((alarm) => /newest version crashed/.test(String(alarm.Properties.AlarmDescription)));
+    const perVersion = rollbackAlarmsOf(template, name).filter((alarm) =>
+      /newest version crashed/.test(String(alarm.Properties.AlarmDescription)),
+    );
     expect(perVersion).toHaveLength(1);
     const metrics = perVersion[0]?.Properties.Metrics as MetricStat[];
     const byId = new Map(metrics.map((metric) => [metric.Id, metric]));
     expect(metrics.find((metric) => metric.Expression)?.Expression).toBe(
       'IF(invocations > 0, 100 * (FILL(crashed, 0) + FILL(answered5xx, 0)) / invocations, 0)',
     );
-    for (const [id, metricName] of [['invocations', 'Invocations'], ['crashed', 'Errors']] as const) {
+    for (const [id, metricName] of [
+      ['invocations', 'Invocations'],
+      ['crashed', 'Errors'],
+    ] as const) {
       expect(byId.get(id)?.MetricStat?.Metric).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: metricName });
       // Lambda's metrics of the alias's invocations that it sent to this deploy's version.
       expect(dimensionsOf(byId.get(id) as MetricStat)).toEqual({
@@ -82,14 +100,22 @@ describe.each(['staging', 'prod'] as const)('%s rollouts', (stage) => {
   });
 
   it("the authorizer's new version also rolls back when it makes most of its callers anonymous", () => {
-    const refusals = rollbackAlarmsOf(template, 'authorizer').filter((alarm) => /callers anonymous/.test(String(alarm.Properties.AlarmDescription)));
+    const refusals = rollbackAlarmsOf(template, 'authorizer').filter((alarm) =>
+      /callers anonymous/.test(String(alarm.Properties.AlarmDescription)),
+    );
     expect(refusals).toHaveLength(1);
     const { Properties } = refusals[0] as Resource;
     expect(Properties).toMatchObject({ Threshold: NEW_AUTHORIZER_REFUSAL_PERCENT, ComparisonOperator: 'GreaterThanThreshold' });
     const counted = (Properties.Metrics as MetricStat[]).filter((metric) => metric.MetricStat).map(dimensionsOf);
     const version = { 'Fn::GetAtt': [liveVersionOf(template, 'authorizer'), 'Version'] };
     expect(counted).toEqual(
-      ['success', 'client_error'].map((outcome) => ({ Service: 'petstore', Stage: stage, Operation: 'authorizer', Version: version, Outcome: outcome })),
+      ['success', 'client_error'].map((outcome) => ({
+        Service: 'petstore',
+        Stage: stage,
+        Operation: 'authorizer',
+        Version: version,
+        Outcome: outcome,
+      })),
     );
   });
 
@@ -100,8 +126,13 @@ describe.each(['staging', 'prod'] as const)('%s rollouts', (stage) => {
       const policy = (alias as Resource & { UpdatePolicy: { CodeDeployLambdaAliasUpdate: Record<string, unknown> } }).UpdatePolicy;
       expect(policy.CodeDeployLambdaAliasUpdate.BeforeAllowTrafficHook).toEqual({ Ref: hookId });
     }
-    const reported = statementsOf(template, hookId).filter((statement) => statement.Action.includes('codedeploy:PutLifecycleEventHookExecutionStatus'));
-    expect(new Set(reported.flatMap((statement) => statement.Resource.map((resource) => JSON.stringify(resource))))).toHaveProperty('size', groups.size);
+    const reported = statementsOf(template, hookId).filter((statement) =>
+      statement.Action.includes('codedeploy:PutLifecycleEventHookExecutionStatus'),
+    );
+    expect(new Set(reported.flatMap((statement) => statement.Resource.map((resource) => JSON.stringify(resource))))).toHaveProperty(
+      'size',
+      groups.size,
+    );
     const codeDeployRole = referencedId([...groups.values()][0]?.Properties.ServiceRoleArn) ?? '';
     const roleGrants = [...resourcesOfType(template, 'AWS::IAM::Policy').values()]
       .filter((policy) => (policy.Properties.Roles as unknown[]).some((ref) => referencedId(ref) === codeDeployRole))
@@ -148,7 +179,11 @@ describe.each(['staging', 'prod'] as const)('%s stage check', (stage) => {
       (candidate.Properties.Targets as { Arn: unknown }[]).some((target) => referencedId(target.Arn) === checkId),
     );
     expect(rule.Properties.ScheduleExpression).toBe('rate(5 minutes)');
-    const [, retries] = onlyResource(template, 'AWS::Lambda::EventInvokeConfig', (config) => referencedId(config.Properties.FunctionName) === checkId);
+    const [, retries] = onlyResource(
+      template,
+      'AWS::Lambda::EventInvokeConfig',
+      (config) => referencedId(config.Properties.FunctionName) === checkId,
+    );
     expect(retries.Properties.MaximumRetryAttempts).toBe(0);
     const variables = variablesOf(check);
     expect(JSON.stringify(variables[STAGE_CHECK_ENV.petsBaseUrl])).toContain('/v1');
@@ -177,7 +212,10 @@ describe.each(['staging', 'prod'] as const)('%s stage check', (stage) => {
     });
     const metrics = alarm.Properties.Metrics as MetricStat[];
     expect(metrics.find((metric) => metric.Expression)?.Expression).toBe('FILL(runs, 0) - FILL(failed, 0)');
-    for (const [id, metricName] of [['runs', 'Invocations'], ['failed', 'Errors']] as const) {
+    for (const [id, metricName] of [
+      ['runs', 'Invocations'],
+      ['failed', 'Errors'],
+    ] as const) {
       const metric = metrics.find((candidate) => candidate.Id === id) as MetricStat;
       expect(metric.MetricStat?.Metric.MetricName).toBe(metricName);
       expect(dimensionsOf(metric)).toEqual({ FunctionName: { Ref: checkId } });
@@ -207,7 +245,10 @@ describe.each([
       BudgetLimit: { Amount: dollars, Unit: 'USD' },
       CostFilters: { TagKeyValue: [`user:stage$${stage}`] },
     });
-    const notifications = budget.Properties.NotificationsWithSubscribers as { Notification: Record<string, unknown>; Subscribers: unknown[] }[];
+    const notifications = budget.Properties.NotificationsWithSubscribers as {
+      Notification: Record<string, unknown>;
+      Subscribers: unknown[];
+    }[];
     expect(notifications.map((notification) => [notification.Notification.NotificationType, notification.Notification.Threshold])).toEqual([
       ['ACTUAL', 80],
       ['FORECASTED', 100],
@@ -220,8 +261,14 @@ describe.each([
 
 describe('docs/runbooks.md, "When an alarm fires"', () => {
   const runbooks = readFileSync(join(PROJECT_ROOT, 'docs/runbooks.md'), 'utf8');
-  const section = runbooks.slice(runbooks.indexOf('## When an alarm fires'), runbooks.indexOf('\n## ', runbooks.indexOf('## When an alarm fires') + 1));
-  const rows = section.split('\n').filter((line) => line.startsWith('| `')).map((line) => /^\| `([^`]+)`/.exec(line)?.[1] ?? '');
+  const section = runbooks.slice(
+    runbooks.indexOf('## When an alarm fires'),
+    runbooks.indexOf('\n## ', runbooks.indexOf('## When an alarm fires') + 1),
+  );
+  const rows = section
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => /^\| `([^`]+)`/.exec(line)?.[1] ?? '');
   const placeholders: Record<string, readonly string[]> = {
     '<Api>': [...new Set(ALL_ROUTES.map((route) => route.api))],
     '<Table>': TABLE_KEYS,
@@ -231,7 +278,11 @@ describe('docs/runbooks.md, "When an alarm fires"', () => {
     new RegExp(`^${row.replace(/<[A-Za-z]+>/g, (placeholder) => `(${(placeholders[placeholder] ?? []).map(constructIdOf).join('|')})`)}$`);
   /** An alarm's logical id, less its scope and CDK's hash: the construct id a row names. */
   const alarmIds = new Set(
-    STAGES.flatMap((stage) => [...resourcesOfType(synth(stage).template, 'AWS::CloudWatch::Alarm').keys()].map((id) => id.replace(/^Alarms/, '').replace(/[0-9A-F]{8}$/, ''))),
+    STAGES.flatMap((stage) =>
+      [...resourcesOfType(synth(stage).template, 'AWS::CloudWatch::Alarm').keys()].map((id) =>
+        id.replace(/^Alarms/, '').replace(/[0-9A-F]{8}$/, ''),
+      ),
+    ),
   );
 
   it('has a row for every alarm of every stage', () => {

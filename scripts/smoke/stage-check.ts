@@ -21,7 +21,7 @@ import { FRONT_DOOR_SECRET_ENV, FRONT_DOOR_SECRET_HEADER } from '#shared/origin-
 import { ALL_ROUTES } from '#shared/routes';
 import { STAGE_CHECK_ENV } from '#shared/stage-check';
 import type { FunctionName } from '#shared/table-access';
-import { runSmokeChecks, type CheckResult, type SmokeTarget } from '../../scripts/smoke/checks';
+import { runSmokeChecks, type CheckResult, type SmokeTarget } from './checks';
 
 /** What CodeDeploy sends a lifecycle hook. */
 export interface LifecycleHookEvent {
@@ -47,7 +47,7 @@ const codeDeploy = new CodeDeployClient({});
 async function checkKey(): Promise<string> {
   const { SecretString } = await secrets.send(new GetSecretValueCommand({ SecretId: env(STAGE_CHECK_ENV.keySecret) }));
   if (!SecretString?.startsWith(API_KEY_PREFIX)) {
-    throw new Error("the stage check's secret holds no API key yet: docs/runbooks.md, \"The stage check's key\"");
+    throw new Error('the stage check\'s secret holds no API key yet: docs/runbooks.md, "The stage check\'s key"');
   }
   return SecretString;
 }
