@@ -1,6 +1,14 @@
 import { Stack } from 'aws-cdk-lib';
 import { CfnBudget } from 'aws-cdk-lib/aws-budgets';
-import { Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  ComparisonOperator,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+  type AlarmProps,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -28,10 +36,9 @@ export interface PetStoreAlarmsProps {
 const THROTTLE_METRICS = ['ReadThrottleEvents', 'WriteThrottleEvents'] as const;
 
 /**
- * A new authorizer version that makes more than this share of its callers anonymous rolls back. Normal mixes stay
- * well below (the stage check's own passes, the busiest synthetic traffic, send about 3 anonymous requests in 10),
- * an authorizer that refuses every key sits near 100 %. A flood of anonymous calls during an authorizer deploy can
- * trip it too: the deploy then rolls back, the safe way round (docs/runbooks.md).
+ * A new authorizer version that makes more than this share of its callers anonymous rolls back: the stage check's own
+ * passes send about 3 anonymous requests in 10, an authorizer that refuses every key sits near 100 %. A flood of
+ * anonymous calls during an authorizer deploy trips it too, and the deploy rolls back, the safe way round.
  */
 export const NEW_AUTHORIZER_REFUSAL_PERCENT = 50;
 
@@ -164,30 +171,25 @@ export class PetStoreAlarms extends Construct {
   }
 
   /**
-   * The stage's month in AWS Budgets, told to the same topic: past 80 % spent, and when the forecast passes the
-   * budget. Costs are found by the `stage` tag bin/app.ts puts on every resource, once it is activated as a cost
-   * allocation tag (docs/runbooks.md); what carries no tag (data transfer, some CloudWatch charges) is not counted.
+   * The stage's month in AWS Budgets, told to the topic past 80 % spent and when the forecast passes it: the costs of
+   * the resources tagged `stage` (bin/app.ts), once that tag is activated for cost allocation (docs/runbooks.md).
    */
   private budget(config: StageConfig, account: string, partition: string): void {
+    const sourceArn = `arn:${partition}:budgets::${account}:*`;
     this.topic.addToResourcePolicy(
       new PolicyStatement({
-        sid: 'AllowThisAccountsBudgetsToPublish',
         principals: [new ServicePrincipal('budgets.amazonaws.com')],
         actions: ['sns:Publish'],
         resources: [this.topic.topicArn],
-        conditions: {
-          StringEquals: { 'aws:SourceAccount': account },
-          ArnLike: { 'aws:SourceArn': `arn:${partition}:budgets::${account}:*` },
-        },
+        conditions: { StringEquals: { 'aws:SourceAccount': account }, ArnLike: { 'aws:SourceArn': sourceArn } },
       }),
     );
-    const when = (notificationType: 'ACTUAL' | 'FORECASTED', threshold: number): CfnBudget.NotificationWithSubscribersProperty => ({
+    const when = (notificationType: string, threshold: number): CfnBudget.NotificationWithSubscribersProperty => ({
       notification: { notificationType, comparisonOperator: 'GREATER_THAN', threshold, thresholdType: 'PERCENTAGE' },
       subscribers: [{ subscriptionType: 'SNS', address: this.topic.topicArn }],
     });
     new CfnBudget(this, 'Budget', {
       budget: {
-        budgetName: `${Stack.of(this).stackName}-monthly`,
         budgetType: 'COST',
         timeUnit: 'MONTHLY',
         budgetLimit: { amount: config.monthlyBudgetUsd, unit: 'USD' },
@@ -197,25 +199,20 @@ export class PetStoreAlarms extends Construct {
     });
   }
 
-  /** An alarm of the stage, notifying the topic on alarm and on recovery; no traffic is not an incident unless said. */
+  /** An alarm of the stage, notifying the topic on alarm and on recovery; no traffic is no incident unless `more` says so. */
   add(
-    alarmId: string,
+    id: string,
     metric: IMetric,
     threshold: number,
     description: string,
     comparison: ComparisonOperator,
-    treatMissingData = TreatMissingData.NOT_BREACHING,
-    window: Pick<StageConfig['alarms'], 'evaluationPeriods' | 'datapointsToAlarm'> = this.config.alarms,
+    more: Partial<AlarmProps> = {},
   ): Alarm {
-    const { evaluationPeriods, datapointsToAlarm } = window;
-    const created = new Alarm(this, alarmId, {
-      metric,
-      threshold,
-      comparisonOperator: comparison,
-      evaluationPeriods,
-      datapointsToAlarm,
-      treatMissingData,
-      alarmDescription: description,
+    const { evaluationPeriods, datapointsToAlarm } = this.config.alarms;
+    const created = new Alarm(this, id, {
+      ...{ metric, threshold, comparisonOperator: comparison, alarmDescription: description, evaluationPeriods, datapointsToAlarm },
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      ...more,
     });
     created.addAlarmAction(this.notify);
     created.addOkAction(this.notify);
@@ -224,66 +221,46 @@ export class PetStoreAlarms extends Construct {
   }
 
   /**
-   * A canary's rollback triggers that see its new version alone. Lambda counts a weighted alias's invocations and
-   * crashes by `ExecutedVersion` (the version it sent each one to), the functions count their own answers by
-   * `Version` (shared/metrics.ts): together, every invocation of the new version that crashed, timed out or answered
-   * 5xx, against all it got. An API-wide 5xx rate hides a broken function that carries little of its API's traffic;
-   * this does not. The version is the attribute of the Version resource this deploy publishes, and the alias waits for
-   * its deployment group, which waits for these alarms: CloudFormation points them at the new version before
-   * CodeDeploy moves any traffic. The authorizer never fails a caller it refuses (it marks them anonymous), so its
-   * new version also rolls back when it refuses a far larger share of callers than any normal mix has.
+   * A canary's rollback triggers that see its new version alone (docs/deploy.md, Safe deploys): the invocations Lambda's
+   * weighted alias sent to the version (`ExecutedVersion`) that crashed or timed out, or that the function answered
+   * with a 5xx (its own `Version` dimension). The version is the deploy's new Version resource, so CloudFormation points
+   * these alarms at it before the alias, which waits for its deployment group, which waits for them, starts moving.
+   * The authorizer refuses by making callers anonymous, never by failing: its version also rolls back on that.
    */
   newVersion(name: FunctionName, fn: IFunction, version: { readonly version: string }, aliasName: string): Alarm[] {
-    const { period, serverErrorRatePercent } = this.config.alarms;
-    const id = constructIdOf(name);
-    const lambda = (metricName: string) =>
-      new Metric({
-        namespace: 'AWS/Lambda',
-        metricName,
-        period,
-        statistic: 'Sum',
-        dimensionsMap: { FunctionName: fn.functionName, Resource: `${fn.functionName}:${aliasName}`, ExecutedVersion: version.version },
-      });
+    const { period, serverErrorRatePercent: percent } = this.config.alarms;
+    const sum = (namespace: string, metricName: string, dimensionsMap: Record<string, string>) =>
+      new Metric({ namespace, metricName, dimensionsMap, period, statistic: 'Sum' });
+    const ofStage = { Service: SERVICE_NAME, Stage: this.config.stage };
+    const alias = { FunctionName: fn.functionName, Resource: `${fn.functionName}:${aliasName}`, ExecutedVersion: version.version };
     const answered = (outcome: Outcome) =>
-      new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: OPERATION_METRICS.Requests.name,
-        period,
-        statistic: 'Sum',
-        dimensionsMap: { Service: SERVICE_NAME, Stage: this.config.stage, Operation: name, Version: version.version, Outcome: outcome },
-      });
-    const failed = new MathExpression({
-      expression: 'IF(invocations > 0, 100 * (FILL(crashed, 0) + FILL(answered5xx, 0)) / invocations, 0)',
-      usingMetrics: { invocations: lambda('Invocations'), crashed: lambda('Errors'), answered5xx: answered('server_error') },
-      period,
-      label: `${name} new version: failed invocations (%)`,
+      sum(METRICS_NAMESPACE, OPERATION_METRICS.Requests.name, { ...ofStage, Operation: name, Version: version.version, Outcome: outcome });
+    const rate = (expression: string, usingMetrics: Record<string, Metric>) => new MathExpression({ expression, usingMetrics, period });
+    const failed = rate('IF(invocations > 0, 100 * (FILL(crashed, 0) + FILL(answered5xx, 0)) / invocations, 0)', {
+      invocations: sum('AWS/Lambda', 'Invocations', alias),
+      crashed: sum('AWS/Lambda', 'Errors', alias),
+      answered5xx: answered('server_error'),
     });
+    const description = `More than ${percent}% of the invocations of ${name}'s newest version crashed, timed out or answered 5xx.`;
     const alarms = [
-      this.add(
-        `${id}NewVersionFailures`,
-        failed,
-        serverErrorRatePercent,
-        `More than ${serverErrorRatePercent}% of the invocations of ${name}'s newest version crashed, timed out or answered 5xx.`,
-        ComparisonOperator.GREATER_THAN_THRESHOLD,
-      ),
+      this.add(`${constructIdOf(name)}NewVersionFailures`, failed, percent, description, ComparisonOperator.GREATER_THAN_THRESHOLD),
     ];
     if (name !== 'authorizer') return alarms;
-    const refused = new MathExpression({
-      expression: 'IF(FILL(resolved, 0) + FILL(refused, 0) > 0, 100 * FILL(refused, 0) / (FILL(resolved, 0) + FILL(refused, 0)), 0)',
-      usingMetrics: { resolved: answered('success'), refused: answered('client_error') },
-      period,
-      label: 'authorizer new version: callers made anonymous (%)',
+    const refused = rate('IF(FILL(ok, 0) + FILL(refused, 0) > 0, 100 * FILL(refused, 0) / (FILL(ok, 0) + FILL(refused, 0)), 0)', {
+      ok: answered('success'),
+      refused: answered('client_error'),
     });
-    alarms.push(
+    const refusing = `The authorizer's newest version made more than ${NEW_AUTHORIZER_REFUSAL_PERCENT}% of its callers anonymous (answered 401).`;
+    return [
+      ...alarms,
       this.add(
         'AuthorizerNewVersionRefusals',
         refused,
         NEW_AUTHORIZER_REFUSAL_PERCENT,
-        `The authorizer's newest version made more than ${NEW_AUTHORIZER_REFUSAL_PERCENT}% of its callers anonymous (every route then answers them 401).`,
+        refusing,
         ComparisonOperator.GREATER_THAN_THRESHOLD,
       ),
-    );
-    return alarms;
+    ];
   }
 }
 

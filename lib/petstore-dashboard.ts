@@ -226,55 +226,23 @@ export class PetStoreDashboard extends Construct {
     for (const row of rows) this.dashboard.addWidgets(...row);
   }
 
-  /** What the stage looks like from outside: the stage check's runs, what WAF blocked before Cognito, and Cognito's own counts. */
-  private outside(props: PetStoreDashboardProps, region: string): IWidget[] {
-    const { stageCheck, identity } = props;
-    const waf = (metricName: string, label: string) =>
-      new Metric({
-        namespace: 'AWS/WAFV2',
-        metricName,
-        period: PERIOD,
-        statistic: Stats.SUM,
-        dimensionsMap: { WebACL: identity.webAclMetricName, Region: region, Rule: 'ALL' },
-        label,
-      });
-    const cognito = (metricName: string) =>
-      new Metric({
-        namespace: 'AWS/Cognito',
-        metricName,
-        period: PERIOD,
-        statistic: Stats.SUM,
-        dimensionsMap: { UserPool: identity.userPoolId, UserPoolClient: identity.clientId },
-        label: metricName,
-      });
-    const width = stageCheck ? THIRD : HALF;
+  /** The stage from outside: the stage check's runs, what WAF blocked before Cognito, Cognito's own counts. */
+  private outside({ stageCheck, identity }: PetStoreDashboardProps, region: string): IWidget[] {
+    const sum = (namespace: string, metricName: string, dimensionsMap: Record<string, string>) =>
+      new Metric({ namespace, metricName, dimensionsMap, period: PERIOD, statistic: Stats.SUM, label: metricName });
+    const waf = { WebACL: identity.webAclMetricName, Region: region, Rule: 'ALL' };
+    const pool = { UserPool: identity.userPoolId, UserPoolClient: identity.clientId };
+    const graph = (title: string, left: IMetric[]) => new GraphWidget({ title, left, width: stageCheck ? THIRD : HALF, height: HEIGHT });
     return [
-      ...(stageCheck
-        ? [
-            new GraphWidget({
-              title: 'Stage check: runs and failed runs',
-              left: [
-                stageCheck.metricInvocations({ period: PERIOD, statistic: Stats.SUM, label: 'runs' }),
-                stageCheck.metricErrors({ period: PERIOD, statistic: Stats.SUM, label: 'failed' }),
-              ],
-              width,
-              height: HEIGHT,
-            }),
-          ]
-        : []),
-      new GraphWidget({
-        title: "User pool's web ACL: allowed and blocked calls",
-        left: [waf('AllowedRequests', 'allowed'), waf('BlockedRequests', 'blocked')],
-        width,
-        height: HEIGHT,
-      }),
-      new GraphWidget({
-        title: 'Cognito: sign-ups, sign-ins, token refreshes, throttles',
-        left: ['SignUpSuccesses', 'SignInSuccesses', 'TokenRefreshSuccesses'].map(cognito),
-        right: ['SignUpThrottles', 'SignInThrottles', 'TokenRefreshThrottles'].map(cognito),
-        width,
-        height: HEIGHT,
-      }),
+      ...(stageCheck ? [graph('Stage check: runs and failed runs', [stageCheck.metricInvocations(), stageCheck.metricErrors()])] : []),
+      graph(
+        "User pool's web ACL: allowed and blocked calls",
+        ['AllowedRequests', 'BlockedRequests'].map((name) => sum('AWS/WAFV2', name, waf)),
+      ),
+      graph(
+        'Cognito: sign-ups, sign-ins and their throttles',
+        ['SignUpSuccesses', 'SignInSuccesses', 'SignUpThrottles', 'SignInThrottles'].map((name) => sum('AWS/Cognito', name, pool)),
+      ),
     ];
   }
 

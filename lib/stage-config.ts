@@ -143,18 +143,12 @@ export interface StageConfig {
   readonly sesSender?: SesSender;
 }
 
+/** What one deploy's context decides, no stage default. */
+type PerDeploy = 'statusIndexUpgrade' | 'tracing' | 'hotfix';
+
 type StageDefaults = Omit<
   StageConfig,
-  | 'stage'
-  | 'alarmEmail'
-  | 'corsOrigins'
-  | 'domains'
-  | 'frontDoor'
-  | 'sesSender'
-  | 'warmThroughput'
-  | 'statusIndexUpgrade'
-  | 'tracing'
-  | 'hotfix'
+  'stage' | 'alarmEmail' | 'corsOrigins' | 'domains' | 'frontDoor' | 'sesSender' | 'warmThroughput' | PerDeploy
 > & {
   /** Tracing unless `-c tracing=…` says otherwise. */
   readonly tracingDefault: boolean;
@@ -228,8 +222,7 @@ const STAGE_DEFAULTS: Record<StageName, StageDefaults> = {
       ...ONE_FIVE_MINUTE_WINDOW,
     },
     monthlyBudgetUsd: 50,
-    // Creates in its pre-traffic run, and calls itself through each canary: staging has no users to do it.
-    // The canary's 10 minutes and CloudWatch's delay.
+    // Creates in its pre-traffic run, and calls the stage through each canary (its 10 minutes and CloudWatch's delay).
     stageCheck: { every: Duration.minutes(5), writes: true, canaryTraffic: Duration.minutes(12) },
     frontDoorDefaults: { rateLimit: 600, keyRateLimit: 3_000, rateWindowSeconds: 60 },
     userPoolProtection: { emailingCallsPerClientIp: EMAILING_CALLS_PER_CLIENT_IP, callsPerClientIp: { limit: 100, windowSeconds: 300 } },

@@ -1,10 +1,8 @@
 /**
- * `npm run restore-table -- --stage <stage> --table <pets|messages|apiKeys|accounts> --from <table> [--overwrite]`:
- * repairs one table of a running stage in place from a copy of it, typically a point-in-time restore
- * (docs/runbooks.md, "One table damaged"). Every item of `--from` is written into the stage's table unless an item
- * with its key is there: deleted items come back, and nothing written since (a pet created, a key revoked) is undone.
- * `--overwrite` also replaces the items that are there, for data damaged in place. The stage keeps serving, its
- * table keeps its name, settings, backups and alarms; nothing is imported or redeployed.
+ * `npm run restore-table`: repairs one table of a running stage in place from a copy of it, a point-in-time restore
+ * (docs/runbooks.md, "One table damaged"). Each item of `--from` is written unless the table holds its key (deleted
+ * items come back, nothing written since is undone), or, with `--overwrite`, always. The table keeps its name,
+ * settings, backups and alarms: nothing is imported or redeployed.
  */
 import { paginateScan, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { parseArgs } from 'node:util';
@@ -18,9 +16,6 @@ const TABLE_OUTPUTS = { pets: 'PetsTableName', messages: 'MessagesTableName', ap
 type RestorableTable = keyof typeof TABLE_OUTPUTS;
 
 const USAGE = `Usage: npm run restore-table -- --stage <${STAGES.join('|')}> --table <${Object.keys(TABLE_OUTPUTS).join('|')}> --from <table> [--overwrite]
-
-  --from <table>   the table to copy from (a point-in-time restore of the stage's table)
-  --overwrite      also replace the items the stage's table holds (default: only add the missing ones)
 ${TARGET_USAGE}`;
 
 export async function run(argv: string[]): Promise<number> {
@@ -34,13 +29,9 @@ export async function run(argv: string[]): Promise<number> {
       ...TARGET_ARGS,
     },
   });
-  if (!isStageName(values.stage)) {
-    console.error(`${STAGE_REQUIRED}\n\n${USAGE}`);
-    return 2;
-  }
   const table = values.table as RestorableTable;
-  if (!(table in TABLE_OUTPUTS) || !values.from) {
-    console.error(USAGE);
+  if (!isStageName(values.stage) || !(table in TABLE_OUTPUTS) || !values.from) {
+    console.error(`${isStageName(values.stage) ? '' : `${STAGE_REQUIRED}\n\n`}${USAGE}`);
     return 2;
   }
   const aws = await stageTarget(values.stage, { region: values.region, profile: values.profile });
@@ -58,7 +49,7 @@ export async function run(argv: string[]): Promise<number> {
           ? {}
           : { ConditionExpression: 'attribute_not_exists(#key)', ExpressionAttributeNames: { '#key': key } };
         try {
-          await db.send(new PutCommand({ TableName: target, Item: item, ...onlyMissing }));
+          await db.send(new PutCommand({ TableName: target, Item: item, ...(values.overwrite ? {} : onlyMissing) }));
           written++;
         } catch (error) {
           if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;

@@ -67,7 +67,8 @@ function checkMetricRow(stage: StageName, row: unknown[]): void {
       expect(dimensions.get('Stage')).toBe('$default');
       return;
     case 'AWS/Lambda':
-      expect(['Duration', 'Errors', 'Throttles', 'ConcurrentExecutions']).toContain(metricName);
+      // Invocations: the stage check's runs.
+      expect(['Duration', 'Errors', 'Throttles', 'ConcurrentExecutions', 'Invocations']).toContain(metricName);
       expect(ofType('AWS::Lambda::Function').has(idOf(dimensions.get('FunctionName')))).toBe(true);
       return;
     case 'AWS/DynamoDB': {
