@@ -120,15 +120,11 @@ export interface StageConfig {
   /** What the stage may cost in a month (USD) before AWS Budgets tells the alarm topic (lib/petstore-alarms.ts). */
   readonly monthlyBudgetUsd: number;
   /**
-   * The stage check (lib/petstore-stage-check.ts): how often it calls the public URLs, whether its pre-traffic run
-   * also creates (pets cannot be deleted through the API), and how long its hook keeps calling the stage once a
-   * canary starts, for a stage with too little traffic of its own for the rollback alarms to judge. None in dev.
+   * The stage check (lib/petstore-stage-check.ts): how often it runs, whether its pre-traffic run creates (pets cannot
+   * be deleted), how long the hook calls a stage without traffic of its own through a canary. None in dev.
    */
   readonly stageCheck?: { readonly every: Duration; readonly writes: boolean; readonly canaryTraffic?: Duration };
-  /**
-   * `-c hotfix=true`, for one deploy while an alarm fires: CodeDeploy shifts without looking at the rollback alarms
-   * (the pre-traffic checks still run). Never committed: the next deploy without it watches them again.
-   */
+  /** `-c hotfix=true`: this deploy shifts past firing rollback alarms (docs/runbooks.md); never committed. */
   readonly hotfix: boolean;
   /** Subscribed to the alarm topic when set (`-c alarmEmail=ops@example.com`); prod requires it or `none`. */
   readonly alarmEmail?: string;

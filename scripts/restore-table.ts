@@ -7,6 +7,7 @@
 import { paginateScan, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { parseArgs } from 'node:util';
 import { createDocumentClient } from '#data/dynamodb-client';
+import { isConditionFailure } from '#data/repositories/conditional-put';
 import { isStageName, STAGES } from '#shared/stages';
 import { TABLES } from '#shared/tables';
 import { runOperatorCommand, STAGE_REQUIRED, stackOutputs, stageTarget, TARGET_ARGS, TARGET_USAGE } from './aws-target';
@@ -52,7 +53,7 @@ export async function run(argv: string[]): Promise<number> {
           await db.send(new PutCommand({ TableName: target, Item: item, ...(values.overwrite ? {} : onlyMissing) }));
           written++;
         } catch (error) {
-          if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
+          if (!isConditionFailure(error)) throw error;
           kept++;
         }
       }

@@ -31,10 +31,7 @@ export const STAGE_DIMENSION = 'Stage';
 export const OUTCOME_DIMENSION = 'Outcome';
 /** A failed request's error `code` (the Error body's), or the authorizer's reason for an anonymous caller. */
 export const CODE_DIMENSION = 'Code';
-/**
- * The function version that answered (Lambda's AWS_LAMBDA_FUNCTION_VERSION): a canary's rollback alarms count the
- * new version's outcomes apart (lib/petstore-alarms.ts). Steady state has one version, so no more metrics.
- */
+/** The function version that answered: a canary's rollback alarms count its outcomes apart (lib/petstore-alarms.ts). */
 export const VERSION_DIMENSION = 'Version';
 /** A created pet's status. */
 export const STATUS_DIMENSION = 'status';
