@@ -1,5 +1,14 @@
 import { Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IMetric, type Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import { CfnBudget } from 'aws-cdk-lib/aws-budgets';
+import {
+  Alarm,
+  ComparisonOperator,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+  type AlarmProps,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -11,7 +20,10 @@ import { Construct } from 'constructs';
 import { constructIdOf } from './construct-ids';
 import type { PetStoreHttpApi } from './petstore-http-api';
 import type { ApiName } from '#shared/routes';
+import { SERVICE_NAME } from '#shared/function-settings';
+import { METRICS_NAMESPACE, OPERATION_METRICS, type Outcome } from '#shared/metrics';
 import type { StageConfig } from './stage-config';
+import type { FunctionName } from '#shared/table-access';
 import { TABLES, type TableDefinition, type TableKey } from '#shared/tables';
 
 export interface PetStoreAlarmsProps {
@@ -22,6 +34,13 @@ export interface PetStoreAlarmsProps {
 }
 
 const THROTTLE_METRICS = ['ReadThrottleEvents', 'WriteThrottleEvents'] as const;
+
+/**
+ * A new authorizer version that makes more than this share of its callers anonymous rolls back: the stage check's own
+ * passes send about 3 anonymous requests in 10, an authorizer that refuses every key sits near 100 %. A flood of
+ * anonymous calls during an authorizer deploy trips it too, and the deploy rolls back, the safe way round.
+ */
+export const NEW_AUTHORIZER_REFUSAL_PERCENT = 50;
 
 /**
  * Access-log statuses counted into metrics of their own: HTTP APIs publish 4xx as one metric, with
@@ -37,18 +56,20 @@ export const COUNTED_STATUSES = { unauthorized: '401', throttled: '429' } as con
  */
 export class PetStoreAlarms extends Construct {
   readonly topic: Topic;
-  /** Every alarm of the stage, for the dashboard's alarm status. */
-  readonly alarms: readonly Alarm[];
+  /** Every alarm of the stage, for the dashboard's alarm status and the runbook (docs/runbooks.md). */
+  readonly alarms: Alarm[] = [];
   /** Per API, its 5xx rate alarm: a gradual deploy of a function behind it rolls back on it. */
   readonly serverErrorRate: Readonly<Record<ApiName, Alarm>>;
   readonly authorizerErrors: Alarm;
   /** Per API, the 401s and 429s counted from its access log (HTTP APIs publish neither apart). */
   readonly statusCounts: Readonly<Record<ApiName, { readonly unauthorized: Metric; readonly throttled: Metric }>>;
+  private readonly notify: SnsAction;
+  private readonly config: StageConfig;
 
   constructor(scope: Construct, id: string, props: PetStoreAlarmsProps) {
     super(scope, id);
     const { config, apis, authorizer, tables } = props;
-    const { period, evaluationPeriods, datapointsToAlarm } = config.alarms;
+    const { period } = config.alarms;
 
     // Unencrypted on purpose: CloudWatch cannot publish to a topic under the AWS-managed SNS key, and
     // alarm messages carry metric names and thresholds only.
@@ -69,27 +90,12 @@ export class PetStoreAlarms extends Construct {
       }),
     );
     if (config.alarmEmail) this.topic.addSubscription(new EmailSubscription(config.alarmEmail));
-    const notify = new SnsAction(this.topic);
-    const alarms: Alarm[] = [];
+    this.budget(config, account, partition);
+    this.notify = new SnsAction(this.topic);
+    this.config = config;
     const serverErrorRate: Partial<Record<ApiName, Alarm>> = {};
     const statusCounts: Partial<Record<ApiName, { unauthorized: Metric; throttled: Metric }>> = {};
-
-    const alarm = (alarmId: string, metric: IMetric, threshold: number, description: string, comparison: ComparisonOperator): Alarm => {
-      const created = new Alarm(this, alarmId, {
-        metric,
-        threshold,
-        comparisonOperator: comparison,
-        evaluationPeriods,
-        datapointsToAlarm,
-        // No traffic is not an incident.
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: description,
-      });
-      created.addAlarmAction(notify);
-      created.addOkAction(notify);
-      alarms.push(created);
-      return created;
-    };
+    const alarm = this.add.bind(this);
 
     for (const [name, api] of Object.entries(apis) as [ApiName, PetStoreHttpApi][]) {
       // A rate, not a count: five failures mean little at 10 000 requests and a lot at ten.
@@ -160,9 +166,101 @@ export class PetStoreAlarms extends Construct {
         ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       );
     }
-    this.alarms = alarms;
     this.serverErrorRate = serverErrorRate as Record<ApiName, Alarm>;
     this.statusCounts = statusCounts as Record<ApiName, { unauthorized: Metric; throttled: Metric }>;
+  }
+
+  /**
+   * The stage's month in AWS Budgets, told to the topic past 80 % spent and when the forecast passes it: the costs of
+   * the resources tagged `stage` (bin/app.ts), once that tag is activated for cost allocation (docs/runbooks.md).
+   */
+  private budget(config: StageConfig, account: string, partition: string): void {
+    const sourceArn = `arn:${partition}:budgets::${account}:*`;
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal('budgets.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: { StringEquals: { 'aws:SourceAccount': account }, ArnLike: { 'aws:SourceArn': sourceArn } },
+      }),
+    );
+    const when = (notificationType: string, threshold: number): CfnBudget.NotificationWithSubscribersProperty => ({
+      notification: { notificationType, comparisonOperator: 'GREATER_THAN', threshold, thresholdType: 'PERCENTAGE' },
+      subscribers: [{ subscriptionType: 'SNS', address: this.topic.topicArn }],
+    });
+    new CfnBudget(this, 'Budget', {
+      budget: {
+        budgetType: 'COST',
+        timeUnit: 'MONTHLY',
+        budgetLimit: { amount: config.monthlyBudgetUsd, unit: 'USD' },
+        costFilters: { TagKeyValue: [`user:stage$${config.stage}`] },
+      },
+      notificationsWithSubscribers: [when('ACTUAL', 80), when('FORECASTED', 100)],
+    });
+  }
+
+  /** An alarm of the stage, notifying the topic on alarm and on recovery; no traffic is no incident unless `more` says so. */
+  add(
+    id: string,
+    metric: IMetric,
+    threshold: number,
+    description: string,
+    comparison: ComparisonOperator,
+    more: Partial<AlarmProps> = {},
+  ): Alarm {
+    const { evaluationPeriods, datapointsToAlarm } = this.config.alarms;
+    const created = new Alarm(this, id, {
+      ...{ metric, threshold, comparisonOperator: comparison, alarmDescription: description, evaluationPeriods, datapointsToAlarm },
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      ...more,
+    });
+    created.addAlarmAction(this.notify);
+    created.addOkAction(this.notify);
+    this.alarms.push(created);
+    return created;
+  }
+
+  /**
+   * A canary's rollback triggers that see its new version alone (docs/deploy.md, Safe deploys): the invocations Lambda's
+   * weighted alias sent to the version (`ExecutedVersion`) that crashed or timed out, or that the function answered
+   * with a 5xx (its own `Version` dimension). The version is the deploy's new Version resource, so CloudFormation points
+   * these alarms at it before the alias, which waits for its deployment group, which waits for them, starts moving.
+   * The authorizer refuses by making callers anonymous, never by failing: its version also rolls back on that.
+   */
+  newVersion(name: FunctionName, fn: IFunction, version: { readonly version: string }, aliasName: string): Alarm[] {
+    const { period, serverErrorRatePercent: percent } = this.config.alarms;
+    const sum = (namespace: string, metricName: string, dimensionsMap: Record<string, string>) =>
+      new Metric({ namespace, metricName, dimensionsMap, period, statistic: 'Sum' });
+    const ofStage = { Service: SERVICE_NAME, Stage: this.config.stage };
+    const alias = { FunctionName: fn.functionName, Resource: `${fn.functionName}:${aliasName}`, ExecutedVersion: version.version };
+    const answered = (outcome: Outcome) =>
+      sum(METRICS_NAMESPACE, OPERATION_METRICS.Requests.name, { ...ofStage, Operation: name, Version: version.version, Outcome: outcome });
+    const rate = (expression: string, usingMetrics: Record<string, Metric>) => new MathExpression({ expression, usingMetrics, period });
+    const failed = rate('IF(invocations > 0, 100 * (FILL(crashed, 0) + FILL(answered5xx, 0)) / invocations, 0)', {
+      invocations: sum('AWS/Lambda', 'Invocations', alias),
+      crashed: sum('AWS/Lambda', 'Errors', alias),
+      answered5xx: answered('server_error'),
+    });
+    const description = `More than ${percent}% of the invocations of ${name}'s newest version crashed, timed out or answered 5xx.`;
+    const alarms = [
+      this.add(`${constructIdOf(name)}NewVersionFailures`, failed, percent, description, ComparisonOperator.GREATER_THAN_THRESHOLD),
+    ];
+    if (name !== 'authorizer') return alarms;
+    const refused = rate('IF(FILL(ok, 0) + FILL(refused, 0) > 0, 100 * FILL(refused, 0) / (FILL(ok, 0) + FILL(refused, 0)), 0)', {
+      ok: answered('success'),
+      refused: answered('client_error'),
+    });
+    const refusing = `The authorizer's newest version made more than ${NEW_AUTHORIZER_REFUSAL_PERCENT}% of its callers anonymous (answered 401).`;
+    return [
+      ...alarms,
+      this.add(
+        'AuthorizerNewVersionRefusals',
+        refused,
+        NEW_AUTHORIZER_REFUSAL_PERCENT,
+        refusing,
+        ComparisonOperator.GREATER_THAN_THRESHOLD,
+      ),
+    ];
   }
 }
 

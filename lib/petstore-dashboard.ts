@@ -6,11 +6,11 @@ import {
   LogQueryVisualizationType,
   LogQueryWidget,
   MathExpression,
+  Metric,
   Stats,
   TextWidget,
   type IAlarm,
   type IMetric,
-  type Metric,
   type IWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -38,6 +38,10 @@ export interface PetStoreDashboardProps {
   readonly functions: ReadonlyMap<FunctionName, DashboardFunction>;
   readonly tables: Readonly<Record<TableKey, Table>>;
   readonly alarms: readonly IAlarm[];
+  /** The scheduled stage check (lib/petstore-stage-check.ts), where the stage has one. */
+  readonly stageCheck?: IFunction;
+  /** The user pool, its portal client, and the metric name of its web ACL (lib/petstore-identity.ts). */
+  readonly identity: { readonly userPoolId: string; readonly clientId: string; readonly webAclMetricName: string };
 }
 
 const PERIOD = Duration.minutes(5);
@@ -218,7 +222,28 @@ export class PetStoreDashboard extends Construct {
         height: HEIGHT,
       }),
     ]);
+    rows.push(this.outside(props, stack.region));
     for (const row of rows) this.dashboard.addWidgets(...row);
+  }
+
+  /** The stage from outside: the stage check's runs, what WAF blocked before Cognito, Cognito's own counts. */
+  private outside({ stageCheck, identity }: PetStoreDashboardProps, region: string): IWidget[] {
+    const sum = (namespace: string, metricName: string, dimensionsMap: Record<string, string>) =>
+      new Metric({ namespace, metricName, dimensionsMap, period: PERIOD, statistic: Stats.SUM, label: metricName });
+    const waf = { WebACL: identity.webAclMetricName, Region: region, Rule: 'ALL' };
+    const pool = { UserPool: identity.userPoolId, UserPoolClient: identity.clientId };
+    const graph = (title: string, left: IMetric[]) => new GraphWidget({ title, left, width: stageCheck ? THIRD : HALF, height: HEIGHT });
+    return [
+      ...(stageCheck ? [graph('Stage check: runs and failed runs', [stageCheck.metricInvocations(), stageCheck.metricErrors()])] : []),
+      graph(
+        "User pool's web ACL: allowed and blocked calls",
+        ['AllowedRequests', 'BlockedRequests'].map((name) => sum('AWS/WAFV2', name, waf)),
+      ),
+      graph(
+        'Cognito: sign-ups, sign-ins and their throttles',
+        ['SignUpSuccesses', 'SignInSuccesses', 'SignUpThrottles', 'SignInThrottles'].map((name) => sum('AWS/Cognito', name, pool)),
+      ),
+    ];
   }
 
   /**

@@ -1,8 +1,8 @@
 import { Validations } from 'aws-cdk-lib';
 import type { IAlarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { LambdaApplication, LambdaDeploymentGroup, type ILambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
-import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { Alias } from 'aws-cdk-lib/aws-lambda';
+import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { Alias, IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { constructIdOf } from './construct-ids';
 import type { FunctionName } from '#shared/table-access';
@@ -18,6 +18,10 @@ export interface ShiftedFunction {
 export interface PetStoreDeploymentsProps {
   readonly config: ILambdaDeploymentConfig;
   readonly functions: readonly ShiftedFunction[];
+  /** Runs the stage check against the new versions before any traffic moves (lib/petstore-stage-check.ts). */
+  readonly preHook?: IFunction;
+  /** `-c hotfix=true`: this deploy shifts without looking at the alarms (lib/stage-config.ts). */
+  readonly ignoreAlarms: boolean;
 }
 
 /**
@@ -41,6 +45,9 @@ export class PetStoreDeployments extends Construct {
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
       reason: "AWS's policy for CodeDeploy on Lambda: alias updates, alarm reads and its own hook functions only.",
     });
+    // AWS's policy lets CodeDeploy invoke hooks named CodeDeployHook_* only; ours is named by CloudFormation.
+    if (props.preHook)
+      role.addToPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [props.preHook.functionArn] }));
     // Each group adds the managed policy to its role again; the role above already has it.
     const sharedRole = role.withoutPolicyUpdates();
 
@@ -57,6 +64,8 @@ export class PetStoreDeployments extends Construct {
           deploymentConfig: props.config,
           role: sharedRole,
           alarms: [...rollbackAlarms],
+          ignoreAlarmConfiguration: props.ignoreAlarms,
+          ...(props.preHook ? { preHook: props.preHook } : {}),
           autoRollback: { failedDeployment: true, stoppedDeployment: true, deploymentInAlarm: true },
         }),
       );

@@ -60,6 +60,8 @@ export interface PetStoreFunctionProps extends PetStoreFunctionDefaults {
   readonly recipe: FunctionRecipe;
   /** The stage's user pool, on which the recipe's identity actions are granted. */
   readonly userPoolArn: string;
+  /** @default FUNCTION_TIMEOUT_SECONDS: what a request may take; the stage check runs longer. */
+  readonly timeout?: Duration;
 }
 
 /** The alias API Gateway invokes on a stage with gradual deploys; CodeDeploy moves it from version to version. */
@@ -107,7 +109,7 @@ export class PetStoreFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: FUNCTION_MEMORY_MB,
-      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
+      timeout: props.timeout ?? Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       role: this.role,
       logGroup: this.logGroup,
       // Log levels apply only to JSON logs: Lambda drops app lines below the stage's level, and its own

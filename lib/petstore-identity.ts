@@ -13,6 +13,9 @@ import type { RateLimit, StageConfig } from './stage-config';
 export const EMAILING_OPERATIONS = ['SignUp', 'ResendConfirmationCode', 'ForgotPassword'] as const;
 const COGNITO_TARGET_PREFIX = 'AWSCognitoIdentityProviderService.';
 
+/** The metric name of the user pool's web ACL: WAF's `WebACL` dimension (lib/petstore-dashboard.ts). */
+export const userPoolWebAclMetricName = (stage: string): string => `PetStore-${stage}-user-pool`;
+
 /** WAF's OR needs two statements or more. */
 const anyOf = (statements: CfnWebACL.StatementProperty[]): CfnWebACL.StatementProperty =>
   statements.length === 1 && statements[0] ? statements[0] : { orStatement: { statements } };
@@ -128,7 +131,7 @@ export class PetStoreIdentity extends Construct {
    */
   private protect(config: StageConfig): void {
     const { emailingCallsPerClientIp, callsPerClientIp } = config.userPoolProtection;
-    const prefix = `PetStore-${config.stage}-user-pool`;
+    const prefix = userPoolWebAclMetricName(config.stage);
     const targetIs = (operation: string): CfnWebACL.StatementProperty => ({
       byteMatchStatement: {
         fieldToMatch: { singleHeader: { Name: 'x-amz-target' } },

@@ -14,8 +14,9 @@ import { addEntrance } from './petstore-entrance';
 import { frontDoorOriginSecret, type FrontDoorEdge } from './petstore-front-door';
 import { PetStoreFunction, type PetStoreFunctionDefaults } from './petstore-function';
 import { PetStoreHttpApi } from './petstore-http-api';
-import { PetStoreIdentity } from './petstore-identity';
+import { PetStoreIdentity, userPoolWebAclMetricName } from './petstore-identity';
 import { PetStorePortal } from './petstore-portal';
+import { PetStoreStageCheck } from './petstore-stage-check';
 import { PetStoreTables } from './petstore-tables';
 import { PETS_BASE_PATH, type ApiName, type PublicApiName } from '#shared/routes';
 import type { StageConfig } from './stage-config';
@@ -123,9 +124,31 @@ export class PetStoreStack extends Stack {
     // The function, not its alias: the alarm then counts every version's failures.
     const alarms = new PetStoreAlarms(this, 'Alarms', { config, apis, authorizer: functionOf(functions, 'authorizer').function, tables });
 
+    const entrance = addEntrance(this, {
+      config,
+      apis: { pets: apis.pets, messages: apis.messages },
+      ...(originSecret ? { originSecret } : {}),
+      ...(props.frontDoorEdge ? { frontDoorEdge: props.frontDoorEdge } : {}),
+    });
+    const petsBaseUrl = `${entrance.origins.pets}${PETS_BASE_PATH}`;
+
+    const stageCheck = config.stageCheck
+      ? new PetStoreStageCheck(this, 'StageCheck', {
+          ...shared,
+          check: config.stageCheck,
+          facts,
+          userPoolArn: identity.userPool.userPoolArn,
+          baseUrls: { pets: petsBaseUrl, messages: entrance.origins.messages },
+          alarms,
+          ...(config.trafficShift ? { versions: new Map([...functions].map(([name, fn]) => [name, fn.function.currentVersion])) } : {}),
+        })
+      : undefined;
+
     if (config.trafficShift) {
       new PetStoreDeployments(this, 'Deployments', {
         config: config.trafficShift,
+        ignoreAlarms: config.hotfix,
+        ...(stageCheck?.preTraffic ? { preHook: stageCheck.preTraffic.function } : {}),
         functions: [...functions].map(([name, fn]) => {
           if (!fn.live) throw new Error(`${name} has no live alias on a stage that shifts traffic`);
           const apiNames = [...(servedApis.get(name) ?? [])];
@@ -135,6 +158,7 @@ export class PetStoreStack extends Stack {
             rollbackAlarms: [
               ...apiNames.map((apiName) => alarms.serverErrorRate[apiName]),
               ...(name === 'authorizer' ? [alarms.authorizerErrors] : []),
+              ...alarms.newVersion(name, fn.function, fn.function.currentVersion, fn.live.aliasName),
             ],
           };
         }),
@@ -148,15 +172,13 @@ export class PetStoreStack extends Stack {
       functions: new Map([...functions].map(([name, fn]) => [name, { function: fn.function, logGroup: fn.logGroup }])),
       tables,
       alarms: alarms.alarms,
+      ...(stageCheck ? { stageCheck: stageCheck.scheduled.function } : {}),
+      identity: {
+        userPoolId: identity.userPool.userPoolId,
+        clientId: identity.client.userPoolClientId,
+        webAclMetricName: userPoolWebAclMetricName(config.stage),
+      },
     });
-
-    const entrance = addEntrance(this, {
-      config,
-      apis: { pets: apis.pets, messages: apis.messages },
-      ...(originSecret ? { originSecret } : {}),
-      ...(props.frontDoorEdge ? { frontDoorEdge: props.frontDoorEdge } : {}),
-    });
-    const petsBaseUrl = `${entrance.origins.pets}${PETS_BASE_PATH}`;
 
     portal.publish({
       stage: config.stage,
@@ -191,6 +213,12 @@ export class PetStoreStack extends Stack {
     new CfnOutput(this, 'UserPoolClientId', { value: identity.client.userPoolClientId });
     new CfnOutput(this, 'AccountsTableName', { value: tables.accounts.tableName, description: 'Read by `npm run keys -- --stage`' });
     new CfnOutput(this, 'DashboardUrl', { value: dashboard.url, description: "The stage's CloudWatch dashboard" });
+    if (stageCheck) {
+      new CfnOutput(this, 'StageCheckKeySecret', {
+        value: stageCheck.keySecretArn,
+        description: "Holds the stage check's API key (docs/runbooks.md)",
+      });
+    }
   }
 }
 

@@ -102,6 +102,15 @@ export interface StageConfig {
   /** Pre-warmed tables; the pets values warm its status index too. */
   readonly warmThroughput: Readonly<Partial<Record<TableKey, WarmThroughput>>>;
   readonly alarms: AlarmConfig;
+  /** What the stage may cost in a month (USD) before AWS Budgets tells the alarm topic (lib/petstore-alarms.ts). */
+  readonly monthlyBudgetUsd: number;
+  /**
+   * The stage check (lib/petstore-stage-check.ts): how often it runs, whether its pre-traffic run creates (pets cannot
+   * be deleted), how long the hook calls a stage without traffic of its own through a canary. None without it.
+   */
+  readonly stageCheck?: { readonly every: Duration; readonly writes: boolean; readonly canaryTraffic?: Duration };
+  /** `-c hotfix=true`: this deploy shifts past firing rollback alarms (docs/runbooks.md); never committed. */
+  readonly hotfix: boolean;
   /** Subscribed to the alarm topic when set. */
   readonly alarmEmail?: string;
   /** CORS is configured only when origins are given. */
@@ -231,6 +240,17 @@ export function stageConfig(stage: StageName, overrides: StageOverrides = {}): S
       throttledRequests: o.alarmThrottledRequests,
       ...ONE_FIVE_MINUTE_WINDOW,
     },
+    monthlyBudgetUsd: o.monthlyBudgetUsd,
+    ...(o.stageCheckMinutes
+      ? {
+          stageCheck: {
+            every: Duration.minutes(o.stageCheckMinutes),
+            writes: o.stageCheckWrites ?? false,
+            ...(o.canaryTrafficMinutes ? { canaryTraffic: Duration.minutes(o.canaryTrafficMinutes) } : {}),
+          },
+        }
+      : {}),
+    hotfix: o.hotfix ?? false,
     ...(o.alarmEmail !== NO_ALARM_EMAIL ? { alarmEmail: o.alarmEmail } : {}),
     ...(corsOrigins ? { corsOrigins } : {}),
     ...(domains ? { domains } : {}),

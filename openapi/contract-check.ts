@@ -7,10 +7,11 @@
  * values matching their schemas), and the body must match the documented media type and schema
  * (./schema-validation.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { Header, JsonSchema, OpenApiDocument, Operation, Reference, Response } from './types';
-import { ACCOUNT_OPENAPI_FILE, MESSAGES_OPENAPI_FILE, PETS_OPENAPI_FILE } from './render';
+// Imported, not read from the working directory: the stage check's bundle carries them into Lambda (lib/petstore-stage-check.ts).
+import accountDocument from '../docs/openapi/account.json';
+import messagesDocument from '../docs/openapi/messages.json';
+import petsDocument from '../docs/openapi/pets.json';
 import { schemaValidation, type SchemaProblems } from './schema-validation';
 import { ACCOUNT_BASE_PATH } from '#shared/routes';
 
@@ -56,22 +57,9 @@ const TRANSPORT_HEADERS = new Set([
   'vary',
 ]);
 
-/**
- * The project root, found from the working directory (npm scripts and jest run there): this module is
- * loaded both by jest (CommonJS, `__dirname`) and by `npm run smoke` (an ES module under tsx).
- */
-export function projectRoot(): string {
-  for (let directory = process.cwd(); ; directory = dirname(directory)) {
-    if (existsSync(join(directory, PETS_OPENAPI_FILE))) return directory;
-    if (dirname(directory) === directory) throw new Error(`no ${PETS_OPENAPI_FILE} above ${process.cwd()}`);
-  }
-}
-
-const readDocument = (file: string): OpenApiDocument => JSON.parse(readFileSync(join(projectRoot(), file), 'utf8')) as OpenApiDocument;
-
-export const petsOpenApiDocument: OpenApiDocument = readDocument(PETS_OPENAPI_FILE);
-export const messagesOpenApiDocument: OpenApiDocument = readDocument(MESSAGES_OPENAPI_FILE);
-export const accountOpenApiDocument: OpenApiDocument = readDocument(ACCOUNT_OPENAPI_FILE);
+export const petsOpenApiDocument = petsDocument as unknown as OpenApiDocument;
+export const messagesOpenApiDocument = messagesDocument as unknown as OpenApiDocument;
+export const accountOpenApiDocument = accountDocument as unknown as OpenApiDocument;
 
 /** Each document's schemas on their own: each names its error body `Error`. */
 const VALIDATIONS = new Map<OpenApiDocument, SchemaProblems>(

@@ -55,8 +55,9 @@ export interface FunctionRecipe {
 
 function frontDoorEnvironment(fn: DeployedFunction, secret: string | undefined): Record<string, string> {
   if (secret === undefined) return {};
-  // The authorizer checks the origin secret; the route functions learn which header carries the host clients called.
-  if (fn.name === 'authorizer') return { [FRONT_DOOR_SECRET_ENV]: secret };
+  // The authorizer checks the origin secret, which the stage check sends as CloudFront does; the route functions
+  // learn which header carries the host clients called.
+  if (fn.name === 'authorizer' || fn.name === 'stageCheck') return { [FRONT_DOOR_SECRET_ENV]: secret };
   return fn.route && fn.route.api !== 'account' ? { [PUBLIC_HOST_HEADER_ENV]: FORWARDED_HOST_HEADER } : {};
 }
 

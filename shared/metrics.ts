@@ -31,6 +31,8 @@ export const STAGE_DIMENSION = 'Stage';
 export const OUTCOME_DIMENSION = 'Outcome';
 /** A failed request's error `code` (the Error body's), or the authorizer's reason for an anonymous caller. */
 export const CODE_DIMENSION = 'Code';
+/** The function version that answered: a canary's rollback alarms count its outcomes apart (lib/petstore-alarms.ts). */
+export const VERSION_DIMENSION = 'Version';
 /** A created pet's status. */
 export const STATUS_DIMENSION = 'status';
 
@@ -43,7 +45,12 @@ const PER_STAGE = [SERVICE_DIMENSION, STAGE_DIMENSION] as const;
 
 /** Every operation's (and the authorizer's) requests, failures, latency and cold starts; one data point per invocation. */
 export const OPERATION_METRICS = {
-  Requests: { name: 'Requests', unit: 'Count', dimensions: PER_OPERATION, breakdowns: [[...PER_OPERATION, OUTCOME_DIMENSION]] },
+  Requests: {
+    name: 'Requests',
+    unit: 'Count',
+    dimensions: PER_OPERATION,
+    breakdowns: [[...PER_OPERATION, VERSION_DIMENSION, OUTCOME_DIMENSION]],
+  },
   /** 1 for every request that did not succeed (4xx and 5xx), 0 otherwise; by error code too. */
   Errors: { name: 'Errors', unit: 'Count', dimensions: PER_OPERATION, breakdowns: [[...PER_OPERATION, CODE_DIMENSION]] },
   /** From the function's first line of ours to its answer: what the operation itself takes. */

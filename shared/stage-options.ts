@@ -90,6 +90,7 @@ const REQUIRED = {
   frontDoorKeyRateLimit: wafLimit,
   userPoolCallsPerClientIp: wafLimit,
   sesFromEmail: emailOr('cognito'),
+  monthlyBudgetUsd: count(1, 'US dollars'),
 };
 
 /** Keys a stage may leave out: what they add does not exist without them. */
@@ -111,7 +112,16 @@ const OPTIONAL = {
   disableDefaultEndpoint: flag,
   sesVerifiedDomain: hostname,
   statusIndexUpgrade: flag,
+  /** The stage check's schedule (lib/petstore-stage-check.ts); none without it. */
+  stageCheckMinutes: count(1, 'minutes'),
+  stageCheckWrites: flag,
+  canaryTrafficMinutes: count(1, 'minutes'),
+  /** Never in a file: one deploy's way past firing rollback alarms (docs/runbooks.md). */
+  hotfix: flag,
 };
+
+/** Options that may only be given for one deploy. */
+const PER_DEPLOY = ['hotfix'];
 
 type Required = typeof REQUIRED;
 type Optional = typeof OPTIONAL;
@@ -132,6 +142,9 @@ export interface StageOptionsRead {
 
 /** The stage's committed options with the overrides on top; unknown keys and bad values are refused. */
 export function readStageOptions(stage: StageName, overrides: StageOverrides = {}): StageOptionsRead {
+  const committed = PER_DEPLOY.filter((key) => key in COMMITTED[stage]);
+  if (committed.length > 0)
+    throw new Error(`${committed.join(', ')}: ${stageFileOf(stage)} may not hold it; give it for one deploy with -c`);
   const values: Record<string, unknown> = { ...COMMITTED[stage], ...overrides };
   const unknown = Object.keys(values).filter((key) => !(OPTION_NAMES as string[]).includes(key));
   if (unknown.length > 0) {

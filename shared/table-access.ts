@@ -20,7 +20,7 @@ export interface TableAccess {
 }
 
 /** Every deployed function: one per route operation, plus the authorizer, the `$default` routes and CORS preflights. */
-export type FunctionName = OperationId | 'authorizer' | 'notFound' | 'accountNotFound' | 'preflight';
+export type FunctionName = OperationId | 'authorizer' | 'notFound' | 'accountNotFound' | 'preflight' | 'stageCheck';
 
 /**
  * Creating operations honour `Idempotency-Key` with a record per key, written by conditional puts
@@ -72,6 +72,8 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableAccess[]>
   deleteAccount: [KEY_REVOCATIONS, ACCOUNT_KEYS_INDEX, ACCOUNT_UPDATES],
   accountNotFound: [],
   preflight: [],
+  // A client of the stage like any other: its key is read from a secret (lib/petstore-stage-check.ts), never a table.
+  stageCheck: [],
 };
 
 /** The tables whose names a function must be told, each once. */

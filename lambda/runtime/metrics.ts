@@ -9,6 +9,7 @@ import {
   STAGE_DIMENSION,
   type BusinessMetric,
   type MetricDefinition,
+  VERSION_DIMENSION,
   type Outcome,
 } from '#shared/metrics';
 import { SERVICE_NAME, STAGE_ENV } from '#shared/function-settings';
@@ -87,6 +88,7 @@ export function emitRequestMetrics(measured: RequestMeasurement): void {
     _aws: { Timestamp: Date.now(), CloudWatchMetrics: directives },
     ...baseDimensions(),
     [OPERATION_DIMENSION]: measured.operation,
+    [VERSION_DIMENSION]: process.env.AWS_LAMBDA_FUNCTION_VERSION ?? 'local',
     [OUTCOME_DIMENSION]: measured.outcome,
     ...(failed && measured.code !== undefined ? { [CODE_DIMENSION]: measured.code } : {}),
     ...measured.properties,

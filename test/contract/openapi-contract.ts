@@ -4,7 +4,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { contractViolations, projectRoot, type ContractAnswer, type ContractRequest } from '#openapi/contract-check';
+import { contractViolations, type ContractAnswer, type ContractRequest } from '#openapi/contract-check';
+import { PROJECT_ROOT } from '../infra/support/project-root';
 
 /** Tally of validated answers, per operation and status, for the coverage note of a test file. */
 export const validatedAnswers = new Map<string, number>();
@@ -30,7 +31,7 @@ export function assertHonoursContract(request: ContractRequest, answer: Contract
 export function writeContractCoverage(): void {
   const testPath = expect.getState().testPath;
   if (!testPath || validatedAnswers.size === 0) return;
-  const directory = join(projectRoot(), 'test-artifacts/contract');
+  const directory = join(PROJECT_ROOT, 'test-artifacts/contract');
   mkdirSync(directory, { recursive: true });
   const tally = Object.fromEntries([...validatedAnswers].sort(([a], [b]) => a.localeCompare(b)));
   writeFileSync(join(directory, `${basename(testPath)}.json`), `${JSON.stringify(tally, null, 2)}\n`);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { LAMBDA_BUNDLE_FILE, LAMBDA_BUNDLE_OPTIONS } from '#lib/bundling';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
+import { STAGE_CHECK } from '#shared/stage-check';
 import { tablesUsedBy } from '#shared/table-access';
 import { TABLES, tableEnvironment } from '#shared/tables';
 import { functionEnvironment } from '#shared/function-settings';
@@ -23,7 +24,8 @@ import { PROJECT_ROOT } from './support/project-root';
 
 const run = promisify(execFile);
 
-const FUNCTIONS = new Map(DEPLOYED_FUNCTIONS.map(({ entry, name }) => [entry, name]));
+// The stage check too: it carries the OpenAPI documents and the smoke checks into Lambda (lib/petstore-stage-check.ts).
+const FUNCTIONS = new Map([...DEPLOYED_FUNCTIONS, STAGE_CHECK].map(({ entry, name }) => [entry, name]));
 const ENTRIES = [...FUNCTIONS.keys()];
 /** Not a deployed function: it uses no table. */
 const LOGS_AN_ERROR_ENTRY = 'test/infra/fixtures/logs-an-error.ts';

@@ -18,3 +18,4 @@ import './stack/status-index-upgrade';
 import './stack/throttling';
 import './stack/ci';
 import './stack/release';
+import './stack/rollouts';

@@ -130,6 +130,8 @@ test('a created pet publishes its request metrics and PetsCreated by status, wit
   expect(doc).toMatchObject({
     Service: 'petstore',
     Stage: 'local',
+    // Lambda's AWS_LAMBDA_FUNCTION_VERSION: a canary's alarms count the new version's answers apart.
+    Version: 'local',
     Outcome: 'success',
     Requests: 1,
     Errors: 0,
@@ -155,7 +157,7 @@ test('a created pet publishes its request metrics and PetsCreated by status, wit
       },
       {
         Namespace: METRICS_NAMESPACE,
-        Dimensions: [['Service', 'Stage', 'Operation', 'Outcome']],
+        Dimensions: [['Service', 'Stage', 'Operation', 'Version', 'Outcome']],
         Metrics: [{ Name: 'Requests', Unit: 'Count' }],
       },
       { Namespace: METRICS_NAMESPACE, Dimensions: [['Service', 'Stage', 'status']], Metrics: [{ Name: 'PetsCreated', Unit: 'Count' }] },

@@ -101,7 +101,10 @@ test("docs/performance.md's DynamoDB table states exactly the bench's budgets", 
     .filter((line) => line.startsWith('|'))
     .map((line) => line.split('|').map((cell) => cell.trim().replaceAll('`', '')));
   const stated = Object.fromEntries(
-    rows.map(([, request, calls, units]) => [request, { calls: Number(calls?.replace('≤ ', '')), units: Number(units?.replace('≤ ', '')) }]),
+    rows.map(([, request, calls, units]) => [
+      request,
+      { calls: Number(calls?.replace('≤ ', '')), units: Number(units?.replace('≤ ', '')) },
+    ]),
   );
   expect(stated).toEqual(DYNAMODB_BUDGETS);
 });

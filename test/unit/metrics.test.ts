@@ -50,6 +50,6 @@ test('outside Lambda nothing is written unless POWERTOOLS_METRICS_DISABLED=false
 
 test('the metric definitions name no dimension that could grow with keys or accounts', () => {
   const names = METRICS.flatMap((metric) => [...metric.dimensions, ...(metric.breakdowns ?? []).flat()]);
-  expect(new Set(names)).toEqual(new Set(['Service', 'Stage', 'Operation', 'Outcome', 'Code', 'status']));
+  expect(new Set(names)).toEqual(new Set(['Service', 'Stage', 'Operation', 'Version', 'Outcome', 'Code', 'status']));
   expect(Object.keys(BUSINESS_METRICS)).toEqual(['PetsCreated', 'MessagesQueued', 'KeysIssued', 'KeysRevoked']);
 });

@@ -21,3 +21,6 @@ export class EventStreamSerde {
 }
 
 export const eventStreamSerdeProvider = unsupported;
+
+/** The Lambda client (the stage check's) resolves its event-stream settings when made; it never streams (Invoke only). */
+export const resolveEventStreamSerdeConfig = <T>(config: T): T => config;

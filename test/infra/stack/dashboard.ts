@@ -67,7 +67,8 @@ function checkMetricRow(stage: StageName, row: unknown[]): void {
       expect(dimensions.get('Stage')).toBe('$default');
       return;
     case 'AWS/Lambda':
-      expect(['Duration', 'Errors', 'Throttles', 'ConcurrentExecutions']).toContain(metricName);
+      // Invocations: the stage check's runs.
+      expect(['Duration', 'Errors', 'Throttles', 'ConcurrentExecutions', 'Invocations']).toContain(metricName);
       expect(ofType('AWS::Lambda::Function').has(idOf(dimensions.get('FunctionName')))).toBe(true);
       return;
     case 'AWS/DynamoDB': {
@@ -90,6 +91,18 @@ function checkMetricRow(stage: StageName, row: unknown[]): void {
       expect(published).toContainEqual(expect.objectContaining({ MetricNamespace: namespace, MetricName: metricName }));
       return;
     }
+    case 'AWS/WAFV2':
+      // The user pool's web ACL, by the metric name of its visibility config.
+      expect(['AllowedRequests', 'BlockedRequests']).toContain(metricName);
+      expect(dimensions.get('WebACL')).toBe(`PetStore-${stage}-user-pool`);
+      expect(JSON.stringify(ofType('AWS::WAFv2::WebACL').values().next().value?.Properties.VisibilityConfig)).toContain(
+        dimensions.get('WebACL') ?? '-',
+      );
+      return;
+    case 'AWS/Cognito':
+      expect(ofType('AWS::Cognito::UserPool').has(idOf(dimensions.get('UserPool')))).toBe(true);
+      expect(ofType('AWS::Cognito::UserPoolClient').has(idOf(dimensions.get('UserPoolClient')))).toBe(true);
+      return;
     default:
       throw new Error(`a graph shows ${namespace}/${metricName}, which nothing of the ${stage} stack publishes`);
   }

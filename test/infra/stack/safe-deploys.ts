@@ -62,7 +62,7 @@ describe.each(['staging', 'prod'] as const)('%s stage', (stage) => {
     const descriptions = alarmIds.map((id) => String(alarms.get(id ?? '')?.Properties.AlarmDescription));
     expect(alarmIds.length).toBeGreaterThan(0);
     for (const id of alarmIds) expect(alarms.has(id ?? '')).toBe(true);
-    expect(descriptions.every((text) => /5xx|authorizer failed/.test(text))).toBe(true);
+    expect(descriptions.every((text) => /5xx|authorizer failed|callers anonymous/.test(text))).toBe(true);
     const deployed = DEPLOYED_FUNCTIONS.find((fn) => fn.name === name);
     const apis = deployed?.route
       ? [deployed.route.api]

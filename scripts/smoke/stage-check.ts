@@ -1,0 +1,98 @@
+/**
+ * The stage check (lib/petstore-stage-check.ts): the smoke checks of `npm run smoke`, in Lambda, with the check's own key.
+ * On its schedule, read-only through the public base URLs; a failure fails the invocation, which its alarm counts. As
+ * CodeDeploy's BeforeAllowTraffic hook, against the versions the deploy published (CodeDeploy sends only the ids of the
+ * deployment and of the hook's run; CloudFormation writes the versions into the environment before it moves an alias),
+ * invoked directly with API Gateway's own events (local/gateway.ts); the verdict goes back to CodeDeploy, and then, on a
+ * stage without traffic of its own, the hook keeps calling the public URLs while the canary lasts.
+ */
+import { CodeDeployClient, PutLifecycleEventHookExecutionStatusCommand } from '@aws-sdk/client-codedeploy';
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { API_KEY_PREFIX } from '#auth/api-keys';
+import type { LambdaFunction } from '#local/functions';
+import { fetchThrough } from '#local/gateway';
+import { log } from '#runtime/logger';
+import { FRONT_DOOR_SECRET_ENV, FRONT_DOOR_SECRET_HEADER } from '#shared/origin-headers';
+import { ALL_ROUTES } from '#shared/routes';
+import { STAGE_CHECK_ENV as ENV } from '#shared/stage-check';
+import type { FunctionName } from '#shared/table-access';
+import { runSmokeChecks, type SmokeTarget } from './checks';
+
+/** The hook's requests are made out to a local server's addresses, which the OpenAPI documents list. */
+const HOOK_ORIGIN = 'http://127.0.0.1:3000';
+const CANARY_PASS_INTERVAL_MS = 5_000;
+
+const secrets = new SecretsManagerClient({});
+const lambda = new LambdaClient({});
+const codeDeploy = new CodeDeployClient({});
+
+async function checkKey(): Promise<string> {
+  const { SecretString } = await secrets.send(new GetSecretValueCommand({ SecretId: process.env[ENV.keySecret] }));
+  if (!SecretString?.startsWith(API_KEY_PREFIX)) throw new Error(`no API key in the secret yet: docs/runbooks.md, "The stage check's key"`);
+  return SecretString;
+}
+
+/** Runs the checks, logs the failures, and names them. */
+async function failures(target: SmokeTarget): Promise<string[]> {
+  const { results } = await runSmokeChecks(target, () => undefined);
+  const failed = results.filter((result) => result.outcome === 'fail');
+  for (const { name, detail } of failed) await log('warn', 'check failed', { check: name, detail });
+  return failed.map((result) => result.name);
+}
+
+const publicTarget = (key: string): SmokeTarget => ({
+  petsBaseUrl: process.env[ENV.petsBaseUrl] ?? '',
+  messagesBaseUrl: process.env[ENV.messagesBaseUrl] ?? '',
+  key,
+  readOnly: true,
+});
+
+/** Each function of the stage, invoked at the version the deploy published. */
+function newVersions(): Parameters<typeof fetchThrough>[0] {
+  const arns = JSON.parse(process.env[ENV.versions] ?? '{}') as Partial<Record<FunctionName, string>>;
+  const version =
+    (name: FunctionName): LambdaFunction =>
+    async (event) => {
+      const answer = await lambda.send(new InvokeCommand({ FunctionName: arns[name], Payload: JSON.stringify(event) }));
+      const text = new TextDecoder().decode(answer.Payload);
+      // API Gateway answers 500 for a crashed function; the log says why.
+      if (answer.FunctionError) await log('warn', 'new version failed', { function: name, payload: text.slice(0, 500) });
+      if (answer.FunctionError) throw new Error(`${name}: ${answer.FunctionError}`);
+      return JSON.parse(text) as unknown;
+    };
+  const operations = new Map(ALL_ROUTES.map((route) => [route.operationId, version(route.operationId)]));
+  return { authorizer: version('authorizer'), notFound: version('notFound'), preflight: version('preflight'), operations };
+}
+
+async function preTraffic(deploymentId: string, lifecycleEventHookExecutionId: string): Promise<void> {
+  const key = await checkKey().catch(async (error: unknown) => {
+    await log('error', 'no check key', { error: String(error) });
+    return undefined;
+  });
+  const secret = process.env[FRONT_DOOR_SECRET_ENV];
+  const passed =
+    key !== undefined &&
+    (await failures({
+      petsBaseUrl: `${HOOK_ORIGIN}/v1`,
+      messagesBaseUrl: HOOK_ORIGIN,
+      key,
+      readOnly: process.env[ENV.writes] !== 'true',
+      bounded: true,
+      fetch: fetchThrough(newVersions(), secret ? { [FRONT_DOOR_SECRET_HEADER]: secret } : {}),
+    }).then(
+      (failed) => failed.length === 0,
+      () => false,
+    ));
+  const status = passed ? 'Succeeded' : 'Failed';
+  await codeDeploy.send(new PutLifecycleEventHookExecutionStatusCommand({ deploymentId, lifecycleEventHookExecutionId, status }));
+  for (const until = Date.now() + Number(process.env[ENV.canaryTrafficMs] ?? 0); passed && Date.now() < until;) {
+    await Promise.all([failures(publicTarget(key)), new Promise((wake) => setTimeout(wake, CANARY_PASS_INTERVAL_MS))]);
+  }
+}
+
+export async function handler(event: { DeploymentId?: string; LifecycleEventHookExecutionId?: string }): Promise<void> {
+  if (event.DeploymentId && event.LifecycleEventHookExecutionId) return preTraffic(event.DeploymentId, event.LifecycleEventHookExecutionId);
+  const failed = await failures(publicTarget(await checkKey()));
+  if (failed.length > 0) throw new Error(`${failed.length} stage checks failed: ${failed.join('; ')}`);
+}

@@ -1,0 +1,19 @@
+/** The stage check (lib/petstore-stage-check.ts, scripts/smoke/stage-check.ts): its function and the variables it is given. */
+import type { DeployedFunction } from './deployed-functions';
+
+export const STAGE_CHECK: DeployedFunction = {
+  name: 'stageCheck',
+  entry: 'scripts/smoke/stage-check.ts',
+  summary: 'the smoke checks: on a schedule through the public URLs, and before a canary against its new versions',
+};
+
+export const STAGE_CHECK_ENV = {
+  /** The secret holding the check's own API key. */
+  keySecret: 'PETSTORE_CHECK_KEY_SECRET',
+  petsBaseUrl: 'PETSTORE_PETS_BASE_URL',
+  messagesBaseUrl: 'PETSTORE_MESSAGES_BASE_URL',
+  /** The pre-traffic hook's: JSON of each function's name → the version the deploy published; creates or not; the canary's traffic. */
+  versions: 'PETSTORE_CHECK_VERSIONS',
+  writes: 'PETSTORE_CHECK_WRITES',
+  canaryTrafficMs: 'PETSTORE_CHECK_CANARY_TRAFFIC_MS',
+} as const;

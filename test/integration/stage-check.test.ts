@@ -1,0 +1,199 @@
+/**
+ * The stage check (scripts/smoke/stage-check.ts) end to end, with the service's handlers on a local DynamoDB:
+ *
+ * - as CodeDeploy's pre-traffic hook, against a stand-in for Secrets Manager (the check's key), Lambda (Invoke of a
+ *   qualified version ARN, answered by a local handler, as Lambda answers: a crash is `X-Amz-Function-Error`) and
+ *   CodeDeploy (PutLifecycleEventHookExecutionStatus). Each stand-in refuses a call without its required parameters,
+ *   as AWS does. The same checks pass the good handlers, and fail a version that crashes, one that answers a shape the
+ *   OpenAPI documents do not allow, and an authorizer that makes every caller anonymous;
+ * - on its schedule, through a local server's URLs: it passes, and fails (so its alarm counts the run) when the
+ *   stage answers wrongly.
+ */
+import type { IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
+import { issueApiKey } from '#auth/api-keys';
+import { createDocumentClient } from '#data/dynamodb-client';
+import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
+import { localFunctionEnvironment } from '#local/function-environment';
+import { gatewayFunctions, loadHandlers, type LambdaFunction } from '#local/functions';
+import { startLocalApi, type LocalApi } from '#local/server';
+import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
+import { STAGE_CHECK_ENV } from '#shared/stage-check';
+import type { FunctionName } from '#shared/table-access';
+import type { handler } from '../../scripts/smoke/stage-check';
+import { listenOnLoopback, type Listening } from '../support/loopback-server';
+import { freshTables } from '../support/local-dynamodb';
+
+const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:PetStore-staging-check-key-AbCdEf';
+const versionArn = (name: FunctionName): string => `arn:aws:lambda:eu-west-1:123456789012:function:PetStore-staging-${name}:7`;
+
+let handlers: ReadonlyMap<FunctionName, LambdaFunction>;
+/** What Invoke runs for a function: its good handler unless a test swaps in a broken one. */
+const deployed = new Map<FunctionName, LambdaFunction>();
+let secretValue: string;
+let key: string;
+const statuses: { deploymentId: string; lifecycleEventHookExecutionId: string; status: string }[] = [];
+const invoked: string[] = [];
+let standIn: Listening;
+let stageCheck: { handler: typeof handler };
+
+const bodyOf = (request: IncomingMessage): Promise<string> =>
+  new Promise((done) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    request.on('end', () => done(text));
+  });
+
+type Reply = readonly [status: number, body: unknown, headers?: Record<string, string>];
+const refuse = (message: string): Reply => [400, { __type: 'ValidationException', message }];
+
+/** Secrets Manager, Lambda and CodeDeploy, each as much as the stage check calls. */
+async function answer(request: IncomingMessage, text: string): Promise<Reply> {
+  const target = String(request.headers['x-amz-target'] ?? '');
+  const invocation = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(request.url ?? '');
+  if (target === 'secretsmanager.GetSecretValue') {
+    const { SecretId } = JSON.parse(text) as { SecretId?: string };
+    if (!SecretId) return refuse('SecretId is required');
+    if (SecretId !== SECRET_ARN) return [400, { __type: 'ResourceNotFoundException', message: 'no such secret' }];
+    return [200, { ARN: SECRET_ARN, Name: 'check-key', SecretString: secretValue, VersionId: 'v1' }];
+  }
+  if (target === 'CodeDeploy_20141006.PutLifecycleEventHookExecutionStatus') {
+    const call = JSON.parse(text) as Partial<(typeof statuses)[number]>;
+    if (!call.deploymentId || !call.lifecycleEventHookExecutionId || !call.status) {
+      return refuse('deploymentId, lifecycleEventHookExecutionId and status are required');
+    }
+    if (!['Pending', 'InProgress', 'Succeeded', 'Failed', 'Skipped', 'Unknown'].includes(call.status)) return refuse('bad status');
+    statuses.push(call as (typeof statuses)[number]);
+    return [200, { lifecycleEventHookExecutionId: call.lifecycleEventHookExecutionId }];
+  }
+  if (!invocation || request.method !== 'POST') return refuse(`the stand-in does not answer ${target || String(request.url)}`);
+  const arn = decodeURIComponent(invocation[1] ?? '');
+  const name = DEPLOYED_FUNCTIONS.find((fn) => versionArn(fn.name) === arn)?.name;
+  if (!name) return [404, { Type: 'User', message: `Function not found: ${arn}` }];
+  if ((request.headers['x-amz-invocation-type'] ?? 'RequestResponse') !== 'RequestResponse') return refuse('not a synchronous call');
+  invoked.push(name);
+  try {
+    const fn = deployed.get(name);
+    if (!fn) throw new Error(`${name} was not deployed`);
+    return [200, (await fn(JSON.parse(text), {} as never)) ?? null];
+  } catch (error) {
+    // A crashed invocation: Lambda answers 200 and says so in a header.
+    return [
+      200,
+      { errorType: 'Error', errorMessage: error instanceof Error ? error.message : String(error) },
+      { 'x-amz-function-error': 'Unhandled' },
+    ];
+  }
+}
+
+const standInServer = () =>
+  createServer((request, response) => {
+    void bodyOf(request)
+      .then((text) => answer(request, text))
+      .then(([status, body, headers]) => {
+        response.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', ...headers });
+        response.end(JSON.stringify(body));
+      });
+  });
+
+beforeAll(async () => {
+  const { endpoint, tableNames } = await freshTables();
+  Object.assign(process.env, localFunctionEnvironment({ endpoint, tableNames, logLevel: 'SILENT' }));
+  handlers = await loadHandlers();
+  const db = createDocumentClient(endpoint);
+  const issued = issueApiKey({ accountId: 'acct_stage_check', description: 'the stage check' });
+  await new DynamoApiKeyRepository(db, tableNames.apiKeys).create(issued.record);
+  db.destroy();
+  key = issued.key;
+  standIn = await listenOnLoopback(standInServer());
+  for (const service of ['SECRETS_MANAGER', 'LAMBDA', 'CODEDEPLOY']) process.env[`AWS_ENDPOINT_URL_${service}`] = standIn.origin;
+  Object.assign(process.env, {
+    [STAGE_CHECK_ENV.keySecret]: SECRET_ARN,
+    [STAGE_CHECK_ENV.versions]: JSON.stringify(Object.fromEntries(DEPLOYED_FUNCTIONS.map((fn) => [fn.name, versionArn(fn.name)]))),
+    [STAGE_CHECK_ENV.writes]: 'true',
+  });
+  // Its SDK clients are made when it loads, from the environment above.
+  stageCheck = await import('../../scripts/smoke/stage-check');
+}, 60_000);
+
+afterAll(async () => {
+  await standIn.close();
+});
+
+beforeEach(() => {
+  secretValue = key;
+  statuses.length = 0;
+  invoked.length = 0;
+  for (const [name, handler] of handlers) deployed.set(name, handler);
+});
+
+const runHook = async (): Promise<string[]> => {
+  await stageCheck.handler({ DeploymentId: 'd-ABCDEF123', LifecycleEventHookExecutionId: 'hook-run-1' });
+  expect(statuses.map(({ deploymentId, lifecycleEventHookExecutionId }) => [deploymentId, lifecycleEventHookExecutionId])).toEqual([
+    ['d-ABCDEF123', 'hook-run-1'],
+  ]);
+  return statuses.map((call) => call.status);
+};
+
+describe('as the pre-traffic hook', () => {
+  it("passes the good versions, having invoked each function the checks reach at this deploy's version", async () => {
+    expect(await runHook()).toEqual(['Succeeded']);
+    expect(new Set(invoked)).toEqual(new Set(['authorizer', 'listPets', 'createPet', 'getPet', 'submitMessage', 'notFound']));
+  }, 60_000);
+
+  it('fails a version that crashes', async () => {
+    deployed.set('getPet', () => Promise.reject(new Error('Cannot find module ./broken')));
+    expect(await runHook()).toEqual(['Failed']);
+  }, 60_000);
+
+  it('fails a version that answers a shape the OpenAPI document does not allow', async () => {
+    deployed.set('listPets', () =>
+      Promise.resolve({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{"pets":[]}' }),
+    );
+    expect(await runHook()).toEqual(['Failed']);
+  }, 60_000);
+
+  it('fails an authorizer that makes every caller anonymous', async () => {
+    deployed.set('authorizer', () => Promise.resolve({ isAuthorized: true, context: { authenticated: false, reason: 'unknown_key' } }));
+    expect(await runHook()).toEqual(['Failed']);
+  }, 60_000);
+
+  it('fails, and still tells CodeDeploy, when its secret holds no key yet', async () => {
+    secretValue = 'a value Secrets Manager generated';
+    expect(await runHook()).toEqual(['Failed']);
+    expect(invoked).toEqual([]);
+  }, 60_000);
+});
+
+describe('on its schedule, through the public URLs', () => {
+  let api: LocalApi | undefined;
+  afterEach(async () => {
+    await api?.close();
+    api = undefined;
+  });
+
+  const serve = async () => {
+    api = await startLocalApi({ functions: gatewayFunctions((name) => deployed.get(name) ?? (() => Promise.reject(new Error(name)))) });
+    process.env[STAGE_CHECK_ENV.petsBaseUrl] = api.petsBaseUrl;
+    process.env[STAGE_CHECK_ENV.messagesBaseUrl] = api.origin;
+  };
+
+  it('passes a stage that answers as documented, creating nothing', async () => {
+    const created: unknown[] = [];
+    const createPet = handlers.get('createPet');
+    deployed.set('createPet', async (event, context) => {
+      const answer = (await createPet?.(event, context)) as { statusCode?: number } | undefined;
+      if (answer?.statusCode === 201) created.push(answer);
+      return answer;
+    });
+    await serve();
+    await expect(stageCheck.handler({})).resolves.toBeUndefined();
+    expect(created).toEqual([]);
+  }, 60_000);
+
+  it('fails the run when the stage answers wrongly, naming the check', async () => {
+    deployed.set('listPets', () => Promise.reject(new Error('broken')));
+    await serve();
+    await expect(stageCheck.handler({})).rejects.toThrow(/stage checks failed: .*GET \/pets\?limit=2 answers 200/);
+  }, 60_000);
+});
