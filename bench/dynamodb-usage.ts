@@ -163,7 +163,7 @@ export async function runDynamoDbUsage(
       fn: op('getPet'),
       event: () => requestOf.getPet(petId),
       expectStatus: 200,
-      budget: { calls: 1, units: 0.5 },
+      budget: { calls: 1, units: 1 },
     },
     {
       label: 'listPets ?status=sold&limit=20',
