@@ -14,7 +14,7 @@
  * to `onEmulatorChange` (npm run dev restarts the whole server), or is only reported.
  */
 import { once } from 'node:events';
-import { readdirSync, statSync, watch as watchDir, type FSWatcher } from 'node:fs';
+import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Context } from 'aws-lambda';
@@ -35,11 +35,6 @@ interface FunctionsWorker {
   /** Why this process ended it, if it did. */
   endedBecause?: string;
 }
-
-const end = (running: FunctionsWorker, why: string): void => {
-  running.endedBecause ??= why;
-  void running.worker.terminate();
-};
 
 /** A spare worker: it loads the packages, then waits for load(). `onCrash` if it ends unasked once loaded. */
 function spawnWorker(onCrash: (crashed: FunctionsWorker, why: string) => void): FunctionsWorker {
@@ -96,7 +91,7 @@ const watchers = new Map<string, FSWatcher>();
  */
 function watchTree(dir: string, onChange: (file: string) => void): void {
   watchers.get(dir)?.close();
-  const watcher = watchDir(dir, (_event, name) => {
+  const watcher = watch(dir, (_event, name) => {
     const path = join(dir, name ?? '');
     const file = relative(ROOT, path).replaceAll('\\', '/');
     if (/\.(ts|json)$/.test(file)) onChange(file);
@@ -121,9 +116,11 @@ export interface WorkerFunctionsOptions {
 }
 
 /** The server's functions in a worker, ended by `close`. Call it once the environment is set: the worker copies it. */
-export async function reloadingFunctions({ watch = false, onEmulatorChange, log = console.log }: WorkerFunctionsOptions = {}): Promise<
-  GatewayFunctions & { close(): Promise<void> }
-> {
+export async function reloadingFunctions({
+  watch: watching = false,
+  onEmulatorChange,
+  log = console.log,
+}: WorkerFunctionsOptions = {}): Promise<GatewayFunctions & { close(): Promise<void> }> {
   let closed = false;
   const onCrash = (crashed: FunctionsWorker, why: string): void => {
     if (closed || crashed !== current) return;
@@ -172,7 +169,7 @@ export async function reloadingFunctions({ watch = false, onEmulatorChange, log 
     reload(changed);
     changed = new Set();
   };
-  for (const dir of watch ? ['lambda', 'shared', 'local'] : []) {
+  for (const dir of watching ? ['lambda', 'shared', 'local'] : []) {
     watchTree(join(ROOT, dir), (file) => {
       changed.add(file);
       clearTimeout(quiet);
@@ -189,16 +186,12 @@ export async function reloadingFunctions({ watch = false, onEmulatorChange, log 
     const timeoutMs = context.getRemainingTimeInMillis();
     const invocation: Invocation = { id: nextId++, name, event, awsRequestId: context.awsRequestId, deadline: Date.now() + timeoutMs };
     running.worker.postMessage(invocation);
-    return new Promise((done, fail) => {
-      const timer = setTimeout(() => end(running, `${name} timed out after ${timeoutMs} ms`), timeoutMs);
-      const settle =
-        <T>(then: (value: T) => void) =>
-        (value: T): void => {
-          clearTimeout(timer);
-          then(value);
-        };
-      running.calls.set(invocation.id, { done: settle(done), fail: settle(fail) });
-    });
+    const answered = new Promise((done, fail) => running.calls.set(invocation.id, { done, fail }));
+    const timer = setTimeout(() => {
+      running.endedBecause ??= `${name} timed out after ${timeoutMs} ms`;
+      void running.worker.terminate();
+    }, timeoutMs);
+    return answered.finally(() => clearTimeout(timer));
   };
   return {
     ...gatewayFunctions((name) => (event, context) => invoke(name, event, context)),
