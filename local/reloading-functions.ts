@@ -128,13 +128,15 @@ export async function reloadingFunctions({
     if (!starting) reload(new Set());
   };
   let current = await load(spawnWorker(onCrash));
-  let spare = spawnWorker(onCrash);
+  // Only `npm run dev` keeps one ready: elsewhere only a crash or a timeout needs a new worker.
+  const spawnSpare = (): FunctionsWorker | undefined => (watching ? spawnWorker(onCrash) : undefined);
+  let spare = spawnSpare();
   let starting: Promise<FunctionsWorker> | undefined;
 
   const reload = (files: ReadonlySet<string>): void => {
     const started = performance.now();
     const why = files.size > 0 ? listed(files) : 'after a crash';
-    starting = load(spare.state === 'ended' ? spawnWorker(onCrash) : spare);
+    starting = load(spare && spare.state !== 'ended' ? spare : spawnWorker(onCrash));
     starting
       .then(
         (fresh) => {
@@ -150,7 +152,7 @@ export async function reloadingFunctions({
       .finally(() => {
         starting = undefined;
         if (closed) return;
-        spare = spawnWorker(onCrash);
+        spare = spawnSpare();
         settled(); // what changed meanwhile
       });
   };
@@ -199,7 +201,7 @@ export async function reloadingFunctions({
       closed = true;
       clearTimeout(quiet);
       for (const watcher of watchers.values()) watcher.close();
-      await Promise.all([current, spare].map(({ worker }) => worker.terminate()));
+      await Promise.all([current.worker.terminate(), spare?.worker.terminate()]);
     },
   };
 }
