@@ -39,7 +39,7 @@ const SLOW_IN_QUICK_FOLDERS = [
   'unit/aws-target.test.ts',
   'unit/logs-cli.test.ts',
 ];
-const PROXIED_FAULTS = ['faults/dynamodb-unreachable.test.ts', 'faults/dynamodb-throttled.test.ts'];
+const PROXIED_FAULTS = ['faults/dynamodb-unreachable.test.ts', 'faults/dynamodb-throttled.test.ts', 'faults/deadlines.test.ts'];
 /** @param {string[]} globs */
 const inTests = (globs) => globs.map((glob) => `<rootDir>/test/${glob}`);
 /**

@@ -1,6 +1,9 @@
 /**
- * `npm run dev`: the functions run in a worker thread (local/function-worker.ts), replaced when lambda/
- * changes. A fresh worker, because ES modules cannot be unloaded from a thread: it imports every handler anew
+ * The local server's functions run in a worker thread (local/function-worker.ts), apart from the gateway as in
+ * AWS: an invocation that outlives its timeout ends the worker, so its work ends there, as Lambda stops a timed-out
+ * function (every invocation running in that worker ends with it: one worker stands for all of Lambda's
+ * environments), and the next invocation gets a fresh one. `npm run dev` (`watch`) also replaces the worker when
+ * lambda/ changes. A fresh worker, because ES modules cannot be unloaded from a thread: it imports every handler anew
  * with this process's environment, while the server, the database engine and cognito-local stay in this
  * thread, untouched. Invocations go to the old worker until the new one has loaded every handler, then to the
  * new one; the old one ends once its last invocation has answered. A spare worker waits with the packages
@@ -10,6 +13,7 @@
  * tables and gateway answers it was started with: a change there goes
  * to `onEmulatorChange` (npm run dev restarts the whole server), or is only reported.
  */
+import { once } from 'node:events';
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -17,7 +21,6 @@ import type { Context } from 'aws-lambda';
 import type { FunctionName } from '#shared/table-access';
 import type { Invocation, WorkerReply } from './function-worker';
 import { gatewayFunctions, type GatewayFunctions } from './functions';
-import { FUNCTION_TIMEOUT_MS } from './gateway';
 
 /** Editors write several times per save: a reload starts once the files have been quiet this long. */
 const QUIET_MS = 80;
@@ -29,11 +32,14 @@ interface FunctionsWorker {
   readonly ready: Promise<FunctionsWorker>;
   readonly calls: Map<number, { done: (result: unknown) => void; fail: (error: Error) => void }>;
   state: 'spare' | 'serving' | 'retired' | 'ended';
+  /** Why this process ended it, if it did. */
+  endedBecause?: string;
 }
 
 /** A spare worker: it loads the packages, then waits for load(). `onCrash` if it ends unasked once loaded. */
 function spawnWorker(onCrash: (crashed: FunctionsWorker, why: string) => void): FunctionsWorker {
-  const worker = new Worker(new URL('./function-worker.ts', import.meta.url));
+  // Both named for a test process (jest): it has no TypeScript loader to pass on, and its own copy of the environment.
+  const worker = new Worker(new URL('./function-worker.ts', import.meta.url), { execArgv: ['--import', 'tsx'], env: process.env });
   const { promise: ready, resolve, reject } = Promise.withResolvers<FunctionsWorker>();
   ready.catch(() => undefined); // a spare may end unused
   const running: FunctionsWorker = { worker, ready, calls: new Map(), state: 'spare' };
@@ -49,7 +55,7 @@ function spawnWorker(onCrash: (crashed: FunctionsWorker, why: string) => void): 
   });
   worker.on('error', (error: Error) => (crash = error.message));
   worker.on('exit', (code) => {
-    const why = crash || `exit code ${code}`;
+    const why = running.endedBecause ?? (crash || `exit code ${code}`);
     for (const call of running.calls.values()) call.fail(new Error(`the functions' worker ended (${why})`));
     reject(new Error(why));
     if (running.state === 'serving') onCrash(running, why);
@@ -71,11 +77,10 @@ function answer(running: FunctionsWorker, reply: Extract<WorkerReply, { id: numb
   if (running.state === 'retired' && running.calls.size === 0) void running.worker.terminate();
 }
 
+/** Ends now, or once its last invocation has answered (or timed out). */
 function retire(old: FunctionsWorker): void {
   old.state = 'retired';
   if (old.calls.size === 0) void old.worker.terminate();
-  // By then the gateway has answered 500 for whatever still runs there.
-  else setTimeout(() => void old.worker.terminate(), FUNCTION_TIMEOUT_MS).unref();
 }
 
 const watchers = new Map<string, FSWatcher>();
@@ -103,24 +108,35 @@ function watchTree(dir: string, onChange: (file: string) => void): void {
 const listed = (files: ReadonlySet<string>): string =>
   [...files].slice(0, 3).join(', ') + (files.size > 3 ? ` and ${files.size - 3} more` : '') + ' changed';
 
-/** The server's functions, reloaded on every change under lambda/. Call it once the environment is set. */
-export async function reloadingFunctions(
-  log: (line: string) => void = console.log,
-  onEmulatorChange?: (files: readonly string[]) => void,
-): Promise<GatewayFunctions> {
+export interface WorkerFunctionsOptions {
+  /** `npm run dev`: reload the functions when lambda/ changes; a change under local/ or shared/ goes to `onEmulatorChange`, or is reported. */
+  readonly watch?: boolean;
+  readonly onEmulatorChange?: ((files: readonly string[]) => void) | undefined;
+  readonly log?: (line: string) => void;
+}
+
+/** The server's functions in a worker, ended by `close`. Call it once the environment is set: the worker copies it. */
+export async function reloadingFunctions({
+  watch: watching = false,
+  onEmulatorChange,
+  log = console.log,
+}: WorkerFunctionsOptions = {}): Promise<GatewayFunctions & { close(): Promise<void> }> {
+  let closed = false;
   const onCrash = (crashed: FunctionsWorker, why: string): void => {
-    if (crashed !== current) return;
+    if (closed || crashed !== current) return;
     log(`The functions' worker ended (${why}): loading the functions again`);
     if (!starting) reload(new Set());
   };
   let current = await load(spawnWorker(onCrash));
-  let spare = spawnWorker(onCrash);
+  // Only `npm run dev` keeps one ready: elsewhere only a crash or a timeout needs a new worker.
+  const spawnSpare = (): FunctionsWorker | undefined => (watching ? spawnWorker(onCrash) : undefined);
+  let spare = spawnSpare();
   let starting: Promise<FunctionsWorker> | undefined;
 
   const reload = (files: ReadonlySet<string>): void => {
     const started = performance.now();
     const why = files.size > 0 ? listed(files) : 'after a crash';
-    starting = load(spare.state === 'ended' ? spawnWorker(onCrash) : spare);
+    starting = load(spare && spare.state !== 'ended' ? spare : spawnWorker(onCrash));
     starting
       .then(
         (fresh) => {
@@ -135,7 +151,8 @@ export async function reloadingFunctions(
       )
       .finally(() => {
         starting = undefined;
-        spare = spawnWorker(onCrash);
+        if (closed) return;
+        spare = spawnSpare();
         settled(); // what changed meanwhile
       });
   };
@@ -154,7 +171,7 @@ export async function reloadingFunctions(
     reload(changed);
     changed = new Set();
   };
-  for (const dir of ['lambda', 'shared', 'local']) {
+  for (const dir of watching ? ['lambda', 'shared', 'local'] : []) {
     watchTree(join(ROOT, dir), (file) => {
       changed.add(file);
       clearTimeout(quiet);
@@ -164,13 +181,27 @@ export async function reloadingFunctions(
 
   let nextId = 0;
   const invoke = async (name: FunctionName, event: unknown, context: Context): Promise<unknown> => {
-    // After a crash: the worker being started (its failure is a 500).
+    // A worker being ended takes no more invocations; after a crash or a timeout, the worker being started does (its failure is a 500).
+    if (current.endedBecause !== undefined && current.state !== 'ended') await once(current.worker, 'exit');
     const running = current.state === 'ended' && starting ? await starting : current;
     if (running.state === 'ended') throw new Error("the functions' worker has ended");
-    const deadline = Date.now() + context.getRemainingTimeInMillis();
-    const invocation: Invocation = { id: nextId++, name, event, awsRequestId: context.awsRequestId, deadline };
+    const timeoutMs = context.getRemainingTimeInMillis();
+    const invocation: Invocation = { id: nextId++, name, event, awsRequestId: context.awsRequestId, deadline: Date.now() + timeoutMs };
     running.worker.postMessage(invocation);
-    return new Promise((done, fail) => running.calls.set(invocation.id, { done, fail }));
+    const answered = new Promise((done, fail) => running.calls.set(invocation.id, { done, fail }));
+    const timer = setTimeout(() => {
+      running.endedBecause ??= `${name} timed out after ${timeoutMs} ms`;
+      void running.worker.terminate();
+    }, timeoutMs);
+    return answered.finally(() => clearTimeout(timer));
   };
-  return gatewayFunctions((name) => (event, context) => invoke(name, event, context));
+  return {
+    ...gatewayFunctions((name) => (event, context) => invoke(name, event, context)),
+    close: async () => {
+      closed = true;
+      clearTimeout(quiet);
+      for (const watcher of watchers.values()) watcher.close();
+      await Promise.all([current.worker.terminate(), spare?.worker.terminate()]);
+    },
+  };
 }

@@ -12,7 +12,6 @@ import { localCorsOrigins } from './cors';
 import { DEV_KEY_FILE, ensureDevKey, type DevKey } from './dev-key';
 import { removeEndpoint, writeEndpoint } from './endpoint-file';
 import { localFunctionEnvironment } from './function-environment';
-import { loadFunctions } from './functions';
 import { openLocalStore, type LocalStore } from './local-store';
 import { currentParentPid, isAlive } from './processes';
 import { reloadingFunctions } from './reloading-functions';
@@ -115,14 +114,13 @@ async function main(): Promise<void> {
   db.destroy();
 
   const api = await startLocalApi({
-    functions: WATCH
-      ? await reloadingFunctions(
-          console.log,
-          RESTART_EXIT_CODE === undefined
-            ? undefined
-            : (files) => stop(`${files.join(', ')} changed: restarting the emulator (data and users are kept)`, RESTART_EXIT_CODE),
-        )
-      : await loadFunctions(),
+    functions: await reloadingFunctions({
+      watch: WATCH,
+      onEmulatorChange:
+        RESTART_EXIT_CODE === undefined
+          ? undefined
+          : (files) => stop(`${files.join(', ')} changed: restarting the emulator (data and users are kept)`, RESTART_EXIT_CODE),
+    }),
     accountAuthorizer: accounts.accountAuthorizer,
     portal: accounts.portal,
     port,

@@ -36,8 +36,8 @@ const IDEMPOTENCY_RECORDS: TableAccess = {
 const ACCOUNT_KEYS_INDEX: TableAccess = { table: 'apiKeys', index: API_KEYS_ACCOUNT_INDEX, actions: ['dynamodb:Query'] };
 /**
  * The account's item (its active-key slots, its count of today's creates, its closing): claimed,
- * released and closed by (conditional) updates. Only a create reads it, consistently, to tell why its
- * claim was refused and to repair a slot a crashed request left behind.
+ * released and closed by (conditional) updates. A create reads it, consistently, to tell why its claim
+ * was refused and to repair a slot a crashed request left behind; closing, to revoke every slot's key first.
  */
 const ACCOUNT_CLAIMS: TableAccess = { table: 'accounts', actions: ['dynamodb:UpdateItem', 'dynamodb:GetItem'] };
 const ACCOUNT_UPDATES: TableAccess = { table: 'accounts', actions: ['dynamodb:UpdateItem'] };
@@ -69,7 +69,7 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableAccess[]>
   // answer finds the record it wrote (lambda/data/repositories/conditional-put.ts putIf).
   createAccountKey: [{ table: 'apiKeys', actions: ['dynamodb:PutItem', 'dynamodb:GetItem'] }, ACCOUNT_KEYS_INDEX, ACCOUNT_CLAIMS],
   revokeAccountKey: [KEY_REVOCATIONS, ACCOUNT_KEYS_INDEX, ACCOUNT_UPDATES],
-  deleteAccount: [KEY_REVOCATIONS, ACCOUNT_KEYS_INDEX, ACCOUNT_UPDATES],
+  deleteAccount: [KEY_REVOCATIONS, ACCOUNT_KEYS_INDEX, ACCOUNT_CLAIMS],
   accountNotFound: [],
   preflight: [],
   // A client of the stage like any other: its key is read from a secret (lib/petstore-stage-check.ts), never a table.

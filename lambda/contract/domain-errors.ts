@@ -13,11 +13,16 @@ export class IdempotencyKeyReusedError extends Error {
 
 /** A service we depend on refused for now (throttled, over its quota): worth retrying later. */
 export class DependencyUnavailableError extends Error {
-  override readonly name = 'DependencyUnavailableError';
+  override readonly name: string = 'DependencyUnavailableError';
   constructor(
     readonly dependency: string,
     options?: ErrorOptions,
   ) {
     super(`${dependency} is unavailable for now`, options);
   }
+}
+
+/** Too little of the request's time is left for another attempt at a dependency (lambda/data/deadline-http-handler.ts). */
+export class DeadlineReachedError extends DependencyUnavailableError {
+  override readonly name = 'DeadlineReachedError';
 }

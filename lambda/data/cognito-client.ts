@@ -1,13 +1,13 @@
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { COGNITO_ENDPOINT_ENV } from '#shared/accounts';
 import { observeAwsClient } from '#runtime/tracing';
+import { DeadlineHttpHandler } from './deadline-http-handler';
 
 let shared: CognitoIdentityProviderClient | undefined;
 
 /**
  * One Cognito client per process, created on first use (only account deletion calls Cognito). Bounded
- * like the DynamoDB client, so a slow Cognito fails the request well inside the function timeout.
+ * like the DynamoDB client, so a slow Cognito fails the request by its deadline.
  * COGNITO_ENDPOINT is set only locally (cognito-local); in AWS the SDK uses the regional endpoint.
  */
 export function cognitoClient(): CognitoIdentityProviderClient {
@@ -16,7 +16,7 @@ export function cognitoClient(): CognitoIdentityProviderClient {
     new CognitoIdentityProviderClient({
       ...(endpoint ? { endpoint } : {}),
       maxAttempts: 3,
-      requestHandler: new NodeHttpHandler({ connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true }),
+      requestHandler: new DeadlineHttpHandler('the user pool', { connectionMs: 1_000, requestMs: 3_000 }),
     }),
     'CognitoIdentityProvider',
   );

@@ -1,14 +1,14 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { RetryErrorType, RetryStrategyV2, RetryToken } from '@smithy/types';
 import { SERVICE_NAME } from '#shared/function-settings';
 import { observeAwsClient } from '#runtime/tracing';
+import { DeadlineHttpHandler } from './deadline-http-handler';
 
 /**
- * Timeouts and retries are explicit so a slow, unreachable or throttling DynamoDB fails a request well
- * inside the Lambda timeout instead of holding it: at most 3 attempts of at most
- * DYNAMODB_REQUEST_TIMEOUT_MS each, with exponential backoff and full jitter between them.
+ * Timeouts and retries are explicit so a slow, unreachable or throttling DynamoDB fails a request instead of
+ * holding it: at most 3 attempts of at most DYNAMODB_REQUEST_TIMEOUT_MS each, with exponential backoff and full
+ * jitter between them, and none past the request's deadline (deadline-http-handler.ts).
  */
 export const DYNAMODB_MAX_ATTEMPTS = 3;
 const DEFAULT_CONNECTION_TIMEOUT_MS = 1_000;
@@ -81,9 +81,6 @@ const LAMBDA_SETTINGS = {
 const inLambda = (): boolean => process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
 
 export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT, region?: string): DynamoDBClient {
-  // Agent *options*, not agents: the handler builds its keep-alive agent from them for the protocol
-  // in use only (HTTPS in AWS; plain HTTP only for local endpoints).
-  const agentOptions = { keepAlive: true, maxSockets: 50 };
   const chosenRegion = region ?? process.env.AWS_REGION;
   return new DynamoDBClient({
     ...(inLambda() ? LAMBDA_SETTINGS : {}),
@@ -94,13 +91,9 @@ export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT, r
     // Only for the `amz-sdk-request` header; the strategy decides.
     maxAttempts: DYNAMODB_MAX_ATTEMPTS,
     retryStrategy: dynamoDbRetryStrategy,
-    requestHandler: new NodeHttpHandler({
-      connectionTimeout: positiveNumberFromEnv('DYNAMODB_CONNECTION_TIMEOUT_MS', DEFAULT_CONNECTION_TIMEOUT_MS),
-      requestTimeout: positiveNumberFromEnv('DYNAMODB_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS),
-      // Without this the handler only logs a warning and the request hangs on.
-      throwOnRequestTimeout: true,
-      httpsAgent: agentOptions,
-      httpAgent: agentOptions,
+    requestHandler: new DeadlineHttpHandler('DynamoDB', {
+      connectionMs: positiveNumberFromEnv('DYNAMODB_CONNECTION_TIMEOUT_MS', DEFAULT_CONNECTION_TIMEOUT_MS),
+      requestMs: positiveNumberFromEnv('DYNAMODB_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS),
     }),
   });
 }

@@ -18,7 +18,7 @@ import type { InputSchemas, OperationSpec } from '#contract/operation-spec';
 import { NoBody } from '#contract/schemas/no-input';
 import { validInput, type ValidInput } from './validate-input';
 import { debug } from '#runtime/logger';
-import { observed } from '#runtime/observe';
+import { ANSWER_MARGIN_MS, observed } from '#runtime/observe';
 import type { Outcome } from '#shared/metrics';
 
 export type { InputSchemas, OperationSpec } from '#contract/operation-spec';
@@ -54,7 +54,9 @@ export function httpHandler<const Spec extends OperationSpec>(
   operation: Operation<Spec, CallerOf<Spec>>,
 ): (event: APIGatewayProxyEventV2, context?: Context) => Promise<HttpResponse> {
   const forAccounts = spec.caller === 'account';
-  const handler = middy<APIGatewayProxyEventV2, HttpResponse>({ timeoutEarlyInMillis: 0, ...PIPELINE_STEPS })
+  // The last line of defence behind the deadline of every AWS call (lambda/data/deadline-http-handler.ts): an
+  // operation still running halfway through the answer's margin is answered 503 (Middy's TimeoutError, map-errors.ts).
+  const handler = middy<APIGatewayProxyEventV2, HttpResponse>({ timeoutEarlyInMillis: ANSWER_MARGIN_MS / 2, ...PIPELINE_STEPS })
     .use(named(forAccounts ? 'requireAccount' : 'requireCaller', forAccounts ? requireAccount() : requireCaller()))
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer());

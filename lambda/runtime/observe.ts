@@ -13,6 +13,9 @@ export interface Verdict {
   readonly fields?: Readonly<Record<string, unknown>>;
 }
 
+/** Kept from Lambda's time for the answer: mapping the error, the log and metrics lines, the return. */
+export const ANSWER_MARGIN_MS = 500;
+
 /** One process is one function instance in Lambda; locally many functions share a process, so each its own first. */
 const started = new Set<string>();
 
@@ -44,6 +47,8 @@ export function observed<E extends ApiGatewayEvent, R>(
       apigwRequestId,
       coldStart,
       startedAt: performance.now(),
+      // Without a context, or a partial one (handlers invoked bare, in tests): no deadline.
+      deadline: Date.now() + ((context as Partial<Context> | undefined)?.getRemainingTimeInMillis?.() ?? Infinity) - ANSWER_MARGIN_MS,
       trace: invocation && subsegment ? { traceId: invocation.traceId, parentId: subsegment.id } : undefined,
       counts: [],
     };

@@ -15,6 +15,8 @@ export interface RequestScope {
   readonly apigwRequestId: string | undefined;
   readonly coldStart: boolean;
   readonly startedAt: number;
+  /** Epoch ms by which every call to a dependency must end, so the answer still fits in Lambda's time (observe.ts). */
+  readonly deadline: number;
   /** The X-Ray trace and the operation's subsegment, when the invocation is sampled (lambda/runtime/tracing.ts). */
   readonly trace: TraceContext | undefined;
   /** The error `code` the request answered with, once known (lambda/http/middleware/map-errors.ts). */

@@ -33,6 +33,20 @@ describe('DynamoPetRepository against local DynamoDB', () => {
     expect(await pets.get(3_000)).toMatchObject({ name: 'occupant' });
   });
 
+  test('get reads strongly consistently, so a pet just created is found at once (DynamoDB would otherwise answer from a replica)', async () => {
+    const pets = new DynamoPetRepository(db, table);
+    const { value: created } = await pets.create({ name: 'just made', categoryId: 1 });
+    const send = jest.spyOn(db, 'send');
+    try {
+      expect(await pets.get(created.id)).toEqual(created);
+      expect(send.mock.calls.map(([command]) => command.input)).toEqual([
+        expect.objectContaining({ Key: { id: created.id }, ConsistentRead: true }),
+      ]);
+    } finally {
+      send.mockRestore();
+    }
+  });
+
   test('get of a missing id is undefined', async () => {
     expect(await new DynamoPetRepository(db, table).get(424242)).toBeUndefined();
   });

@@ -4,6 +4,7 @@ import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
 import type { LocalAccounts } from '#local/accounts';
 import { localFunctionEnvironment } from '#local/function-environment';
 import { loadFunctions, type GatewayFunctions, type LambdaFunction } from '#local/functions';
+import { reloadingFunctions } from '#local/reloading-functions';
 import { startLocalApi } from '#local/server';
 import type { GatewayThrottle } from '#local/throttle';
 import type { TableNames } from '#local/tables';
@@ -56,6 +57,11 @@ export interface TestApiOptions {
   readonly corsOrigins?: readonly string[];
   /** API Gateway's stage throttle to emulate (429 once a route's bucket is empty), e.g. one low limit for every route; none when absent. */
   readonly throttle?: GatewayThrottle;
+  /**
+   * Run the functions in a worker thread, as `npm start` does, and end it (and their work) at this timeout, as
+   * Lambda does; without it they run in this process, and a timed-out one runs on unseen.
+   */
+  readonly functionTimeoutMs?: number;
 }
 
 /** The authorizer of a new Lambda instance for each call: nothing cached from earlier requests. */
@@ -79,10 +85,12 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   if (accounts)
     Object.assign(process.env, localFunctionEnvironment({ endpoint, tableNames, cognito: accounts.cognito, logLevel: 'SILENT' }));
   Object.assign(process.env, options.functionEnvironment);
-  const loaded = await loadFunctions();
+  const inWorker = options.functionTimeoutMs === undefined ? undefined : await reloadingFunctions({ log: () => undefined });
+  const loaded = inWorker ?? (await loadFunctions());
   const functions: GatewayFunctions = options.freshAuthorizer ? { ...loaded, authorizer: freshAuthorizer } : loaded;
   const api = await startLocalApi({
     functions,
+    ...(options.functionTimeoutMs === undefined ? {} : { functionTimeoutMs: options.functionTimeoutMs }),
     ...(accounts ? { accountAuthorizer: accounts.accountAuthorizer, portal: accounts.portal } : {}),
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.throttle ? { throttle: options.throttle } : {}),
@@ -137,6 +145,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     close: async () => {
       writeContractCoverage();
       await api.close();
+      await inWorker?.close();
       await accounts?.stop();
       db.destroy();
     },

@@ -36,6 +36,7 @@ function keyOfSlot(slot: string): Pick<ApiKeyRecord, 'createdAt' | 'keyId' | 'ke
   return { createdAt, keyId, keyHash };
 }
 const utcDay = (at: Date): string => at.toISOString().slice(0, 10);
+const slotsOf = (item: Record<string, unknown> | undefined) => [...((item as AccountItem | undefined)?.activeKeys ?? [])].map(keyOfSlot);
 
 interface AccountItem {
   readonly activeKeys?: Set<string>;
@@ -53,11 +54,13 @@ interface AccountItem {
  * taken without an active key (never an active key without a slot); such slots are repaired when they
  * would block a create.
  *
- * Closing marks the account closed and reads its slots in the same atomic update, so every create that got
- * past the claim is in that set; each is revoked by hash, ahead of its record if that is not stored yet
- * (the record's put then fails and reads a revoked key). A create after the update is refused at its claim.
- * No index read decides which keys die, so index lag cannot hide one. The slots stay, so a repeated delete
- * revokes the same keys again.
+ * Closing revokes every key first (the slots, read consistently, and what the account index lists), then marks
+ * the account closed and reads its slots in the same atomic update, so every create that got past its claim
+ * meanwhile is in that set and revoked too; each by hash, ahead of its record if that is not stored yet (the
+ * record's put then fails and reads a revoked key). A create after the update is refused at its claim. No index
+ * read alone decides which keys die, so index lag cannot hide one. In that order, a close cut at any step (a
+ * timeout, a crash) leaves the account open, or closed with every key it had before refused (only a key created
+ * during the cut close itself may still work); the slots stay, so a repeated close revokes them and finishes.
  */
 export class DynamoAccountKeys implements AccountKeys {
   constructor(
@@ -93,6 +96,20 @@ export class DynamoAccountKeys implements AccountKeys {
   }
 
   async close(accountId: string, at: Date): Promise<number> {
+    const done = new Set<string>();
+    const revokeEach = async (keys: readonly Pick<ApiKeyRecord, 'createdAt' | 'keyId' | 'keyHash'>[]): Promise<number> => {
+      let revoked = 0;
+      for (const key of keys) {
+        if (done.has(key.keyHash)) continue;
+        done.add(key.keyHash);
+        const record = await this.keys.revokeOwned({ ...key, accountId }, at, { upsert: true });
+        if (record?.revokedAt === at.toISOString()) revoked++;
+      }
+      return revoked;
+    };
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.accountsTable, Key: { accountId }, ConsistentRead: true }));
+    // Keys without a slot too: none are created so, but a slot repaired by mistake must not leave one working.
+    const revoked = await revokeEach([...slotsOf(Item), ...(await this.keys.activeForAccount(accountId))]);
     const { Attributes } = await this.db.send(
       new UpdateCommand({
         TableName: this.accountsTable,
@@ -102,15 +119,7 @@ export class DynamoAccountKeys implements AccountKeys {
         ReturnValues: 'ALL_NEW',
       }),
     );
-    const claimed = [...((Attributes as AccountItem | undefined)?.activeKeys ?? [])].map(keyOfSlot);
-    // Keys without a slot: none are created so, but a slot repaired by mistake must not leave one working.
-    const listed = (await this.keys.activeForAccount(accountId)).filter((record) => !claimed.some((key) => key.keyHash === record.keyHash));
-    let revoked = 0;
-    for (const key of [...claimed, ...listed]) {
-      const record = await this.keys.revokeOwned({ ...key, accountId }, at, { upsert: true });
-      if (record?.revokedAt === at.toISOString()) revoked++;
-    }
-    return revoked;
+    return revoked + (await revokeEach(slotsOf(Attributes)));
   }
 
   /**

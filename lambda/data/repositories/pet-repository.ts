@@ -98,7 +98,10 @@ export class DynamoPetRepository implements PetRepository {
   }
 
   async get(id: number): Promise<Pet | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { id }, ...PET_PROJECTION }));
+    // Strongly consistent (1 read unit per 4 KB instead of 0.5): a pet just created is found at once.
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { id }, ConsistentRead: true, ...PET_PROJECTION }),
+    );
     return Item ? toPet(Item) : undefined;
   }
 

@@ -1,0 +1,43 @@
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { DeadlineReachedError } from '#contract/domain-errors';
+import { currentScope } from '#runtime/request-scope';
+
+/** An attempt with less time than this left could only time out: it is not started. */
+const MIN_ATTEMPT_MS = 50;
+
+type Handle = NodeHttpHandler['handle'];
+
+/**
+ * The HTTP handler of the functions' AWS clients. Every attempt, the SDK's retries included, ends by its
+ * request's deadline (lambda/runtime/observe.ts): it gets at most the time left as its timeout, and one that
+ * would start with less than MIN_ATTEMPT_MS left is refused instead, which the error middleware answers 503
+ * with Retry-After — never Lambda's timeout, which the client would see as the gateway's 500. Outside a
+ * request (the keys CLI, the local server's own set-up) only the configured timeouts apply.
+ */
+export class DeadlineHttpHandler extends NodeHttpHandler {
+  private readonly requestMs: number;
+
+  constructor(
+    /** Who is out of time, for the logs: `DynamoDB`. */
+    private readonly dependency: string,
+    timeouts: { readonly connectionMs: number; readonly requestMs: number },
+  ) {
+    // Agent *options*, not agents: the handler builds its keep-alive agent for the protocol in use only.
+    const agent = { keepAlive: true, maxSockets: 50 };
+    // Without throwOnRequestTimeout the handler only logs a warning and the request hangs on.
+    super({
+      connectionTimeout: timeouts.connectionMs,
+      requestTimeout: timeouts.requestMs,
+      throwOnRequestTimeout: true,
+      httpsAgent: agent,
+      httpAgent: agent,
+    });
+    this.requestMs = timeouts.requestMs;
+  }
+
+  override handle(...[request, options]: Parameters<Handle>): ReturnType<Handle> {
+    const left = (currentScope()?.deadline ?? Infinity) - Date.now();
+    if (left < MIN_ATTEMPT_MS) return Promise.reject(new DeadlineReachedError(this.dependency));
+    return super.handle(request, { ...options, requestTimeout: Math.min(this.requestMs, left) });
+  }
+}
