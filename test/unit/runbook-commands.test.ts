@@ -1,6 +1,6 @@
 /**
  * The commands the docs tell an operator to run, read from every ```sh block and every inline `aws …` of README.md
- * and docs/: each AWS CLI line names a command of the AWS CLI v2 with its required parameters and only options that
+ * and docs/ (and the fixes `npm run doctor` prints): each AWS CLI line names a command of the AWS CLI v2 with its required parameters and only options that
  * command takes, and each `npm run` names a script of package.json. What an AWS CLI command requires and takes is
  * written below once, from `aws <service> <command> help` of the AWS CLI 2.9; a command the docs start using must
  * be added here, and an entry no doc uses any more fails too.
@@ -45,6 +45,9 @@ const AWS_CLI: Record<string, CliCommand> = {
   'resourcegroupstaggingapi get-resources': { required: [], optional: ['--tag-filters', '--resource-type-filters'] },
   'secretsmanager put-secret-value': { required: ['--secret-id'], optional: ['--secret-string'] },
   'sns list-subscriptions-by-topic': { required: ['--topic-arn'], optional: [] },
+  'service-quotas request-service-quota-increase': { required: ['--service-code', '--quota-code', '--desired-value'], optional: [] },
+  'sesv2 create-email-identity': { required: ['--email-identity'], optional: [] },
+  'sesv2 put-account-details': { required: ['--mail-type', '--website-url'], optional: ['--production-access-enabled'] },
 };
 
 /** Options every AWS CLI command takes. */
@@ -52,8 +55,10 @@ const GLOBAL_OPTIONS = ['--query', '--output', '--region', '--profile', '--no-cl
 /** `aws dynamodb wait <waiter>`: three words name the command. */
 const GROUPS = new Set(['wait']);
 
+/** The docs, and the doctor, whose every FAIL prints the command that fixes it. */
 const DOCS = [
   'README.md',
+  'scripts/doctor.ts',
   ...readdirSync(join(PROJECT_ROOT, 'docs'))
     .filter((file) => file.endsWith('.md'))
     .map((file) => `docs/${file}`),
