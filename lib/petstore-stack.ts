@@ -54,7 +54,6 @@ export class PetStoreStack extends Stack {
       identity: { userPoolId: identity.userPool.userPoolId, issuer: identity.issuer, audience: identity.client.userPoolClientId },
       ...(originSecret ? { frontDoorSecret: originSecret.secretValue.unsafeUnwrap() } : {}),
       ...(config.reservedConcurrency ? { reservedFor: config.throttling } : {}),
-      ...(config.statusIndexUpgrade ? { legacyStatusIndex: true } : {}),
       tracing: config.tracing,
     };
     const functions = new Map<FunctionName, PetStoreFunction>(

@@ -2,7 +2,7 @@ import { AttributeType, BillingMode, ProjectionType, Table, type Attribute } fro
 import { Construct } from 'constructs';
 import type { StageConfig } from './stage-config';
 import { constructIdOf } from './construct-ids';
-import { PETS_LEGACY_STATUS_INDEX, TABLE_KEYS, TABLES, type KeyAttribute, type TableDefinition, type TableKey } from '#shared/tables';
+import { TABLE_KEYS, TABLES, type KeyAttribute, type TableDefinition, type TableKey } from '#shared/tables';
 
 export type PetStoreTableSet = Readonly<Record<TableKey, Table>>;
 
@@ -40,9 +40,7 @@ export class PetStoreTables extends Construct {
         ...(definition.timeToLiveAttribute ? { timeToLiveAttribute: definition.timeToLiveAttribute } : {}),
         ...warmThroughput,
       });
-      // Upgrading a stage from before the sharded status index: the old one stays until the backfill is done.
-      const legacy = key === 'pets' && config.statusIndexUpgrade ? [PETS_LEGACY_STATUS_INDEX] : [];
-      for (const index of [...legacy, ...(definition.globalSecondaryIndexes ?? [])]) {
+      for (const index of definition.globalSecondaryIndexes ?? []) {
         table.addGlobalSecondaryIndex({
           indexName: index.indexName,
           partitionKey: toAttribute(index.partitionKey),

@@ -85,11 +85,6 @@ export interface StageConfig {
    */
   readonly reservedConcurrency: boolean;
   /**
-   * `statusIndexUpgrade`, for a stage deployed before the status index was sharded: the pets table keeps
-   * its old index beside the new one, and listPets reads the old one, until the backfill is done (docs/deploy-reference.md).
-   */
-  readonly statusIndexUpgrade: boolean;
-  /**
    * X-Ray active tracing of every function. HTTP APIs cannot trace themselves (X-Ray
    * traces only REST APIs), so a trace starts at the function; the runtime tracer adds the DynamoDB and Cognito calls.
    */
@@ -227,7 +222,6 @@ export function stageConfig(stage: StageName, overrides: StageOverrides = {}): S
     systemLogLevel: o.systemLogLevel,
     throttling,
     reservedConcurrency: o.reservedConcurrency,
-    statusIndexUpgrade: o.statusIndexUpgrade ?? false,
     tracing: o.tracing,
     ...(o.canaryDeploys ? { trafficShift: TRAFFIC_SHIFT } : {}),
     warmThroughput,

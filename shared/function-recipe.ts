@@ -10,7 +10,7 @@ import { FORWARDED_HOST_HEADER, FRONT_DOOR_SECRET_ENV, PUBLIC_HOST_HEADER_ENV } 
 import { CONCURRENCY_GUARDED_FUNCTIONS, functionEnvironment, STAGE_ENV, reservedConcurrencyFor } from './function-settings';
 import { routeKeyOf, routeThrottle, type StageThrottling } from './stage-throttling';
 import { TABLE_ACCESS, tablesUsedBy, type TableAccess } from './table-access';
-import { PETS_LEGACY_STATUS_INDEX, PETS_LEGACY_STATUS_INDEX_ENV, tableEnvironment, type TableKey } from './tables';
+import { tableEnvironment, type TableKey } from './tables';
 
 /** Where the functions run: a stage (values are CloudFormation tokens) or the local server. */
 export interface RunFacts {
@@ -23,8 +23,6 @@ export interface RunFacts {
   readonly frontDoorSecret?: string;
   /** The stage's throttles, when it reserves concurrency for its writes (none locally: nothing to share). */
   readonly reservedFor?: StageThrottling;
-  /** The stage is upgrading to the sharded status index: listPets reads the old one (shared/tables.ts). */
-  readonly legacyStatusIndex?: true;
   /** Lambda samples requests into X-Ray (the stage's `tracing`); off locally, where no X-Ray daemon listens. */
   readonly tracing?: boolean;
   /** The stage, the metrics' Stage dimension (shared/metrics.ts): stages sharing an account stay apart. Locally `local`. */
@@ -67,21 +65,10 @@ function reservedConcurrency(fn: DeployedFunction, throttling: StageThrottling |
   return reservedConcurrencyFor(routeThrottle(throttling[fn.route.api], routeKeyOf(fn.route)).rateLimit);
 }
 
-/** While the stage upgrades, the status filter is listPets' Query on the old index: its variable and its grant. */
-function legacyStatusIndex(fn: DeployedFunction, upgrading: boolean): { environment: Record<string, string>; tables: TableAccess[] } {
-  if (!upgrading || fn.name !== 'listPets') return { environment: {}, tables: [] };
-  const { indexName } = PETS_LEGACY_STATUS_INDEX;
-  return {
-    environment: { [PETS_LEGACY_STATUS_INDEX_ENV]: indexName },
-    tables: [{ table: 'pets', index: indexName, actions: ['dynamodb:Query'] }],
-  };
-}
-
 export function functionRecipe(fn: DeployedFunction, facts: RunFacts): FunctionRecipe {
   const identityActions = IDENTITY_ACCESS[fn.name] ?? [];
   const { identity } = facts;
   const reserved = reservedConcurrency(fn, facts.reservedFor);
-  const legacy = legacyStatusIndex(fn, facts.legacyStatusIndex === true);
   return {
     environment: {
       ...tableEnvironment(tablesUsedBy(fn.name), facts.tableName),
@@ -92,9 +79,8 @@ export function functionRecipe(fn: DeployedFunction, facts: RunFacts): FunctionR
       // The account functions check the access token's issuer and audience again (defense in depth).
       ...(fn.account && identity ? { [ACCOUNT_TOKEN_ISSUER_ENV]: identity.issuer, [ACCOUNT_TOKEN_AUDIENCE_ENV]: identity.audience } : {}),
       ...(identityActions.length > 0 && identity ? { [USER_POOL_ID_ENV]: identity.userPoolId } : {}),
-      ...legacy.environment,
     },
-    tables: [...TABLE_ACCESS[fn.name], ...legacy.tables],
+    tables: TABLE_ACCESS[fn.name],
     identityActions,
     ...(reserved !== undefined ? { reservedConcurrency: reserved } : {}),
   };

@@ -111,7 +111,6 @@ const OPTIONAL = {
   hostedZoneName: hostname,
   disableDefaultEndpoint: flag,
   sesVerifiedDomain: hostname,
-  statusIndexUpgrade: flag,
   /** The stage check's schedule (lib/petstore-stage-check.ts); none without it. */
   stageCheckMinutes: count(1, 'minutes'),
   stageCheckWrites: flag,

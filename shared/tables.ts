@@ -41,17 +41,6 @@ export const PETS_STATUS_INDEX = 'status-shard-id-index';
  */
 export const PETS_STATUS_SHARDS = 12;
 export const PETS_STATUS_SHARD_ATTRIBUTE = 'statusShard';
-/**
- * The index a stage deployed before the sharded one lists from while it upgrades (docs/deploy-reference.md, "Upgrading
- * the status index"): the stack keeps it, and tells listPets to read it through this variable, until every
- * pet has its shard key. Never on a new stage.
- */
-export const PETS_LEGACY_STATUS_INDEX: IndexDefinition = {
-  indexName: 'status-id-index',
-  partitionKey: { name: 'status', type: 'S' },
-  sortKey: { name: 'id', type: 'N' },
-};
-export const PETS_LEGACY_STATUS_INDEX_ENV = 'PETS_LEGACY_STATUS_INDEX';
 /** The index key of one shard of a status: `available#7`. */
 export const statusShardKey = (status: string, shard: number): string => `${status}#${shard}`;
 /** Ids end in random bits, so `id mod N` spreads every status evenly over its shards. */

@@ -14,7 +14,6 @@ import './stack/identity';
 import './stack/portal-csp';
 import './stack/recovery';
 import './stack/safe-deploys';
-import './stack/status-index-upgrade';
 import './stack/throttling';
 import './stack/ci';
 import './stack/release';

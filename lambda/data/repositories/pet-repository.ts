@@ -56,26 +56,21 @@ const toPet = (item: Record<string, unknown>): Pet => {
   return { id, name, categoryId, status };
 };
 
-export interface PetRepositoryOptions extends CreateOptions<number> {
-  /** While a stage upgrades to the sharded index: the name of the unsharded index to list from (shared/tables.ts). */
-  readonly legacyStatusIndex?: string;
-}
+export type PetRepositoryOptions = CreateOptions<number>;
 
 export class DynamoPetRepository implements PetRepository {
   readonly #nextId: () => number;
   readonly #now: () => Date;
   readonly #target: CreateTarget;
-  readonly #legacyStatusIndex: string | undefined;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    { nextId = newPetId, idempotencyTable, now = () => new Date(), legacyStatusIndex }: PetRepositoryOptions = {},
+    { nextId = newPetId, idempotencyTable, now = () => new Date() }: PetRepositoryOptions = {},
   ) {
     this.#nextId = nextId;
     this.#now = now;
     this.#target = { db, tableName, keyName: 'id', recordsTable: idempotencyTable };
-    this.#legacyStatusIndex = legacyStatusIndex;
   }
 
   #newItem(newPet: NewPet): PetItem {
@@ -122,7 +117,6 @@ export class DynamoPetRepository implements PetRepository {
   }
 
   async #fromShards(status: PetStatus, wanted: number, afterId: number | undefined): Promise<Record<string, unknown>[]> {
-    if (this.#legacyStatusIndex) return this.#queryKey(this.#legacyStatusIndex, 'status', status, wanted, afterId);
     const shards = statusShardKeys(status);
     const pages = await Promise.all(
       shards.map((shard) => this.#queryKey(PETS_STATUS_INDEX, PETS_STATUS_SHARD_ATTRIBUTE, shard, wanted, afterId)),

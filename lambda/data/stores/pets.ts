@@ -6,13 +6,9 @@
 import { tableName } from '../table-name';
 import { documentClient } from '../dynamodb-client';
 import { DynamoPetRepository } from '../repositories/pet-repository';
-import { PETS_LEGACY_STATUS_INDEX_ENV } from '#shared/tables';
 
-/** Pets to read (getPet, listPets); from the unsharded status index while the stage upgrades (shared/tables.ts). */
-export const petReader = (): DynamoPetRepository => {
-  const legacyStatusIndex = process.env[PETS_LEGACY_STATUS_INDEX_ENV];
-  return new DynamoPetRepository(documentClient(), tableName('pets'), legacyStatusIndex ? { legacyStatusIndex } : {});
-};
+/** Pets to read (getPet, listPets). */
+export const petReader = (): DynamoPetRepository => new DynamoPetRepository(documentClient(), tableName('pets'));
 
 /** Pets to create, once per `Idempotency-Key`. */
 export const petWriter = (): DynamoPetRepository =>
