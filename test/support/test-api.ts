@@ -56,6 +56,8 @@ export interface TestApiOptions {
   readonly corsOrigins?: readonly string[];
   /** API Gateway's stage throttle to emulate (429 once a route's bucket is empty), e.g. one low limit for every route; none when absent. */
   readonly throttle?: GatewayThrottle;
+  /** The throttle's clock in milliseconds (default `performance.now`): a test that floods a route stops it. */
+  readonly now?: () => number;
 }
 
 /** The authorizer of a new Lambda instance for each call: nothing cached from earlier requests. */
@@ -86,6 +88,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(accounts ? { accountAuthorizer: accounts.accountAuthorizer, portal: accounts.portal } : {}),
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.throttle ? { throttle: options.throttle } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
 
   const issueKey = async (accountId = 'acct_test'): Promise<{ key: string; keyId: string }> => {
