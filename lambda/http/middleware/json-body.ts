@@ -20,9 +20,7 @@ export function denotesInteger(text: string): boolean {
  * read the text itself.
  */
 const exactIntegers = (_key: string, value: unknown, context?: { source?: string }): unknown =>
-  typeof value === 'number' && Number.isInteger(value) && context?.source !== undefined && !denotesInteger(context.source)
-    ? 0.5
-    : value;
+  typeof value === 'number' && Number.isInteger(value) && context?.source !== undefined && !denotesInteger(context.source) ? 0.5 : value;
 
 /**
  * Parses the body (after json-text-body.ts and unique-member-names.ts). Not Middy's JSON body parser: its reviver
