@@ -14,9 +14,10 @@ const spec = await (await fetch(`openapi/${api}.json`)).json();
 
 // The documents list every stage's addresses as templates; here only this stage's, filled in.
 spec.servers = [{ url: BASE_URLS[api], description: `This stage (${config.stage})` }];
-// The prose names npm start's default port; this page knows the one it is served from. Its heading keeps the
-// headings in order (Swagger UI's title is an h1, its sections h3).
-spec.info.description = `## About this API\n\n${config.local ? spec.info.description.replaceAll('http://127.0.0.1:3000', location.origin) : spec.info.description}`;
+// The prose names npm start's default port; this page knows the one it is served from.
+if (config.local) spec.info.description = spec.info.description.replaceAll('http://127.0.0.1:3000', location.origin);
+// Keeps the headings in order: Swagger UI's title is an h1, its sections h3.
+spec.info.description = `## About this API\n\n${spec.info.description}`;
 
 /** The portal page that opened this one, if it is still there (and on this origin). */
 const portal = (() => {
