@@ -5,19 +5,19 @@ import { CLOUDFRONT_CERTIFICATE_REGION } from './edge-config';
 import { PetStoreApiDomains } from './petstore-domains';
 import { FrontDoorEdgeResources, PetStoreFrontDoor, type FrontDoorEdge } from './petstore-front-door';
 import type { PetStoreHttpApi } from './petstore-http-api';
-import type { PublicApiName } from '#shared/routes';
+import type { ApiName, PublicApiName } from '#shared/routes';
 import type { StageConfig } from './stage-config';
 
 export interface Entrance {
   /** API → its base URL without the pets API's `/v1` (scheme and host, no trailing slash). */
-  readonly origins: Readonly<Record<PublicApiName, string>>;
+  readonly origins: Readonly<Record<ApiName, string>>;
   /** API → where a custom domain's DNS record must point, when the stack writes no records itself. */
   readonly dnsTargets?: Readonly<Record<PublicApiName, string>>;
 }
 
 export interface EntranceProps {
   readonly config: StageConfig;
-  readonly apis: Readonly<Record<PublicApiName, PetStoreHttpApi>>;
+  readonly apis: Readonly<Record<ApiName, PetStoreHttpApi>>;
   /** Set when the stage has a front door (lib/petstore-front-door.ts frontDoorOriginSecret). */
   readonly originSecret?: Secret;
   /** The front door's us-east-1 resources, when another stack holds them (lib/petstore-app.ts). */
@@ -25,14 +25,16 @@ export interface EntranceProps {
 }
 
 /**
- * How clients reach the two APIs: through the front door (CloudFront + WAF, custom domains on the
- * distributions), through API Gateway custom domains, or at the execute-api URLs.
+ * How clients reach the APIs: through the front door (CloudFront + WAF, custom domains on the pets and messages
+ * distributions), through API Gateway custom domains (pets and messages), or at the execute-api URLs.
  */
 export function addEntrance(scope: Construct, props: EntranceProps): Entrance {
   const { config, apis, originSecret } = props;
-  const https = (hosts: Readonly<Record<PublicApiName, string>>) => ({
+  // The account API has no custom domain: its own front door distribution, else its execute-api URL.
+  const https = (hosts: Readonly<Record<PublicApiName, string> & { account?: string }>) => ({
     pets: `https://${hosts.pets}`,
     messages: `https://${hosts.messages}`,
+    account: hosts.account ? `https://${hosts.account}` : apis.account.endpoint,
   });
   const needsDnsTargets = config.domains !== undefined && config.domains.hostedZone === undefined;
   if (config.frontDoor && originSecret) {
@@ -44,7 +46,7 @@ export function addEntrance(scope: Construct, props: EntranceProps): Entrance {
     const domains = new PetStoreApiDomains(scope, 'Domains', { domains: config.domains, apis });
     return { origins: https(config.domains.names), ...(needsDnsTargets ? { dnsTargets: domains.dnsTargets } : {}) };
   }
-  return { origins: { pets: apis.pets.endpoint, messages: apis.messages.endpoint } };
+  return { origins: { pets: apis.pets.endpoint, messages: apis.messages.endpoint, account: apis.account.endpoint } };
 }
 
 /** The web ACL (and certificate) in this stack: only where it deploys to CloudFront's region. */

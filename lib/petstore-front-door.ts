@@ -26,7 +26,7 @@ import type { CustomDomains, FrontDoor } from './edge-config';
 import { FORWARDED_HOST_HEADER, FRONT_DOOR_SECRET_HEADER } from '#shared/origin-headers';
 import { certificateOf, hostedZoneOf } from './petstore-domains';
 import type { PetStoreHttpApi } from './petstore-http-api';
-import type { PublicApiName } from '#shared/routes';
+import type { ApiName, PublicApiName } from '#shared/routes';
 import type { StageConfig } from './stage-config';
 
 /** What the distributions need from us-east-1, CloudFront's home region for WAF and certificates. */
@@ -91,7 +91,7 @@ export class FrontDoorEdgeResources extends Construct implements FrontDoorEdge {
     const prefix = `PetStore-${config.stage}-front-door`;
     const webAcl = new CfnWebACL(this, 'WebAcl', {
       scope: 'CLOUDFRONT',
-      description: `PetStore ${config.stage}: rate limits per client IP and per API key, and AWS common rules, in front of both APIs`,
+      description: `PetStore ${config.stage}: rate limits per client IP and per API key or access token, and AWS common rules, in front of the APIs`,
       defaultAction: { allow: {} },
       visibilityConfig: visibility(prefix),
       customResponseBodies: { [TOO_MANY_REQUESTS_KEY]: { contentType: 'APPLICATION_JSON', content: TOO_MANY_REQUESTS_BODY } },
@@ -107,9 +107,9 @@ export class FrontDoorEdgeResources extends Construct implements FrontDoorEdge {
           visibilityConfig: visibility(`${prefix}-rate-limit`),
         },
         {
-          // One key spread over many addresses, each under the per-IP limit, is still one client. Requests
-          // without the header are not counted here (WAF skips a request that lacks a custom key); the per-IP
-          // rule holds them.
+          // One key (on the account API, one access token) spread over many addresses, each under the per-IP
+          // limit, is still one client. Requests without the header are not counted here (WAF skips a request
+          // that lacks a custom key); the per-IP rule holds them.
           name: 'RateLimitPerApiKey',
           priority: 1,
           statement: {
@@ -145,21 +145,21 @@ export class FrontDoorEdgeResources extends Construct implements FrontDoorEdge {
 
 export interface PetStoreFrontDoorProps {
   readonly config: StageConfig;
-  readonly apis: Readonly<Record<PublicApiName, PetStoreHttpApi>>;
+  readonly apis: Readonly<Record<ApiName, PetStoreHttpApi>>;
   readonly edge: FrontDoorEdge;
   /** Shared with the authorizer, which refuses requests that lack it. */
   readonly originSecret: Secret;
 }
 
 /**
- * One CloudFront distribution per API, with the stage's web ACL, in front of the API's execute-api
+ * One CloudFront distribution per API, the account API's too, with the stage's web ACL, in front of the API's execute-api
  * endpoint: HTTPS only, nothing cached, every method, every viewer header but Host (API Gateway
  * routes on its own Host), and the origin secret added to each request. The custom domains, when the
  * stage has them, live here instead of on API Gateway.
  */
 export class PetStoreFrontDoor extends Construct {
   /** API → the host clients call (the custom domain, or the distribution's *.cloudfront.net name). */
-  readonly hosts: Readonly<Record<PublicApiName, string>>;
+  readonly hosts: Readonly<Record<ApiName, string>>;
   /** API → the distribution's domain name, where a custom domain's DNS record must point. */
   readonly dnsTargets: Readonly<Record<PublicApiName, string>>;
 
@@ -179,8 +179,8 @@ export class PetStoreFrontDoor extends Construct {
       ),
     });
 
-    const distributionFor = (name: PublicApiName): Distribution => {
-      const customDomain = domains?.names[name];
+    const distributionFor = (name: ApiName): Distribution => {
+      const customDomain = name === 'account' ? undefined : domains?.names[name];
       const distribution = new Distribution(this, `${constructIdOf(name)}Distribution`, {
         comment: `PetStore ${config.stage} ${name} API`,
         webAclId: edge.webAclArn,
@@ -227,11 +227,12 @@ export class PetStoreFrontDoor extends Construct {
       }
       return distribution;
     };
-    const distributions = { pets: distributionFor('pets'), messages: distributionFor('messages') };
+    const distributions = { pets: distributionFor('pets'), messages: distributionFor('messages'), account: distributionFor('account') };
     this.dnsTargets = { pets: distributions.pets.distributionDomainName, messages: distributions.messages.distributionDomainName };
     this.hosts = {
       pets: domains?.names.pets ?? distributions.pets.distributionDomainName,
       messages: domains?.names.messages ?? distributions.messages.distributionDomainName,
+      account: distributions.account.distributionDomainName,
     };
   }
 }

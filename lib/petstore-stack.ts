@@ -95,7 +95,7 @@ export class PetStoreStack extends Stack {
         notFound,
         extraCorsOrigins: portalOrigins,
       });
-    // The account API has no custom domain and no front door: keep its execute-api URL on.
+    // The account API has no custom domain (the front door, when the stage has one, stands before it too): keep its execute-api URL on.
     const { domains: _publicApisOnly, ...accountConfig } = config;
     const apis: Record<ApiName, PetStoreHttpApi> = {
       pets: publicApi('pets', 'Pet store API (v1)'),
@@ -125,7 +125,7 @@ export class PetStoreStack extends Stack {
 
     const entrance = addEntrance(this, {
       config,
-      apis: { pets: apis.pets, messages: apis.messages },
+      apis,
       ...(originSecret ? { originSecret } : {}),
       ...(props.frontDoorEdge ? { frontDoorEdge: props.frontDoorEdge } : {}),
     });
@@ -186,7 +186,7 @@ export class PetStoreStack extends Stack {
       cognitoEndpoint: identity.cognitoEndpoint,
       userPoolId: identity.userPool.userPoolId,
       clientId: identity.client.userPoolClientId,
-      accountBaseUrl: apis.account.endpoint,
+      accountBaseUrl: entrance.origins.account,
       petsBaseUrl,
       messagesBaseUrl: entrance.origins.messages,
       passwordPolicy: PASSWORD_POLICY,
@@ -206,7 +206,7 @@ export class PetStoreStack extends Stack {
     new CfnOutput(this, 'PetsTableName', { value: tables.pets.tableName });
     new CfnOutput(this, 'MessagesTableName', { value: tables.messages.tableName });
     new CfnOutput(this, 'ApiKeysTableName', { value: tables.apiKeys.tableName, description: 'Read by `npm run keys -- --stage`' });
-    new CfnOutput(this, 'AccountBaseUrl', { value: apis.account.endpoint, description: 'Account API base URL (developer portal)' });
+    new CfnOutput(this, 'AccountBaseUrl', { value: entrance.origins.account, description: 'Account API base URL (developer portal)' });
     new CfnOutput(this, 'PortalUrl', { value: `${portal.origin}/`, description: 'Developer portal: sign up and get an API key' });
     new CfnOutput(this, 'UserPoolId', { value: identity.userPool.userPoolId, description: 'Read by `npm run keys -- --stage … --email`' });
     new CfnOutput(this, 'UserPoolClientId', { value: identity.client.userPoolClientId });

@@ -17,7 +17,7 @@ import {
   ListUserPoolClientsCommand,
   ListUserPoolsCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -130,7 +130,10 @@ export const localCognitoClient = (endpoint: string): CognitoIdentityProviderCli
 export async function startLocalCognito(options: LocalCognitoOptions = {}): Promise<LocalCognito> {
   const temporary = options.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'petstore-cognito-')) : undefined;
   const directory = resolve(options.dataDir ?? (temporary as string), options.dataDir === undefined ? '.' : 'cognito');
-  mkdirSync(join(directory, 'db'), { recursive: true });
+  // cognito-local keeps every user's password and refresh tokens in clear: its files are the owner's alone.
+  const db = join(directory, 'db');
+  mkdirSync(db, { recursive: true });
+  for (const folder of [directory, db]) chmodSync(folder, 0o700);
   const port = options.port ?? (await freePort());
   const origin = `http://127.0.0.1:${port}`;
   const codes = new Map<string, string>();
@@ -149,12 +152,11 @@ export async function startLocalCognito(options: LocalCognitoOptions = {}): Prom
   const ctx = { logger };
   const clock = new DateClock();
   const config = { ...DefaultConfig, TokenConfig: { IssuerDomain: origin }, ServerConfig: { hostname: '127.0.0.1', port, https: false } };
-  const dataStores = new StormDBDataStoreFactory(join(directory, 'db'));
-  const cognito = await new CognitoServiceFactoryImpl(
-    join(directory, 'db'),
-    dataStores,
-    new UserPoolServiceFactoryImpl(clock, dataStores),
-  ).create(ctx, config.UserPoolDefaults);
+  const dataStores = new StormDBDataStoreFactory(db);
+  const cognito = await new CognitoServiceFactoryImpl(db, dataStores, new UserPoolServiceFactoryImpl(clock, dataStores)).create(
+    ctx,
+    config.UserPoolDefaults,
+  );
   const services = {
     clock,
     cognito,
@@ -171,6 +173,8 @@ export async function startLocalCognito(options: LocalCognitoOptions = {}): Prom
   const sdk = localCognitoClient(endpoint);
   try {
     const { userPoolId, clientId } = await ensurePool(sdk);
+    // Written with the default mode (0644 under the usual umask): unreadable to others in their folder, and 0600 now.
+    for (const file of readdirSync(db)) chmodSync(join(db, file), 0o600);
     const issuer = `${origin}/${userPoolId}`;
     return {
       endpoint,

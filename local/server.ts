@@ -5,7 +5,8 @@
  *  1. the Host check: only names of this server, since the functions build `Location` and `Link` from it
  *     (and a browser page cannot reach it through DNS rebinding);
  *  2. the developer portal and its API reference page (local only, no key, no throttle);
- *  3. what API Gateway does itself: the stage throttle (429), the 10 MB body limit (413);
+ *  3. what API Gateway does itself: the 10,240-byte quota of the request line and header values (431), the
+ *     stage throttle (429), the 10 MB body limit (413);
  *  4. the gateway dispatch: a CORS preflight goes to the preflight function without an authorizer,
  *     account routes through the JWT authorizer, the others through the Lambda authorizer; then
  *     Lambda's payload limit and the route's function. CORS headers are added last, as the gateway does.
@@ -14,7 +15,7 @@
  * close() ends open connections at once (a request cut there was never acknowledged).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { GATEWAY_MAX_BODY_BYTES } from '#shared/gateway-answers';
+import { GATEWAY_MAX_BODY_BYTES, GATEWAY_MAX_REQUEST_HEAD_BYTES } from '#shared/gateway-answers';
 import { PETS_BASE_PATH } from '#shared/routes';
 import { answerPreflight, isPreflightRoute, withCors } from './cors';
 import type { GatewayFunctions } from './functions';
@@ -77,6 +78,12 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     const portal = servePortal(request, path, response, options.portal);
     if (portal) return portal;
 
+    // Over Node's own limit (16 KiB) Node answers a bare 431 itself.
+    const headBytes = [
+      `${method} ${request.url ?? '/'} HTTP/${request.httpVersion}`,
+      ...request.rawHeaders.filter((_, index) => index % 2),
+    ];
+    if (Buffer.byteLength(headBytes.join('')) > GATEWAY_MAX_REQUEST_HEAD_BYTES) return answer(response, gatewayAnswer(431), request);
     const match = matchRoute(method, path);
     const api = apiOf(match, path);
     const { corsOrigins } = options;

@@ -19,6 +19,12 @@ const errorTable = Object.entries(ERROR_CODES)
   .map(([code, docs]) => `| ${docs.status} | \`${code}\` | ${docs.when} |`)
   .join('\n');
 
+/** What `OPTIONS` answers, in every document: API Gateway's CORS preflight route (lib/petstore-http-api.ts), no operation of ours. */
+const PREFLIGHT_DESCRIPTION = `**\`OPTIONS\` (CORS preflights).** Every deployed stage configures CORS (for the developer portal's origin and the stage's
+\`corsOrigins\`), so \`OPTIONS\` on any path but the host's root \`/\` answers 204 with no body, without a key or token and whatever
+the path; a preflight from an allowed origin also gets the \`Access-Control-Allow-*\` headers. The local server does the same when
+started with \`PETSTORE_CORS_ORIGINS\`, and otherwise treats \`OPTIONS\` like any unknown route, as every stage treats \`OPTIONS /\`.`;
+
 /** What every document of the API-key APIs says about keys, errors and the gateway: one text for both. */
 const COMMON_DESCRIPTION = `**Authentication.** Every call needs \`Authorization: Bearer <API_KEY>\` (the scheme is case-insensitive). Without a
 valid key every route, including unknown ones, answers 401 — before the body is read or validated (only a body over API Gateway's 10 MB limit is refused first, with its own 413). Developers get their
@@ -32,7 +38,7 @@ messages APIs.
 |---|---|---|
 ${errorTable}
 
-Any method or path not listed here answers 404 \`not_found\` (401 without a valid key).
+Any method or path not listed here answers 404 \`not_found\` (401 without a valid key), but for \`OPTIONS\` (below).
 
 **Answers from API Gateway itself.** A few answers come from the gateway, not the service, with the gateway's own body
 \`{"message": …}\` (schema \`GatewayError\`), no \`Content-Type\` and none of the service's headers: 429 \`Too Many Requests\`
@@ -41,7 +47,9 @@ when the stage is throttled, 413 \`Request Entity Too Large\` for a body over 10
 (under \`application/json\`, which OpenAPI needs to describe a body).
 
 **Strictness.** Unknown body fields, duplicate member names in a body, unknown or repeated query parameters and a client-chosen \`id\` answer 400.
-Answers are \`application/json\` with \`Cache-Control: no-store\`.`;
+Answers are \`application/json\` with \`Cache-Control: no-store\`.
+
+${PREFLIGHT_DESCRIPTION}`;
 
 const PETS_DESCRIPTION = `An HTTP/JSON API to a store's animals: list, add, fetch.
 
@@ -168,8 +176,10 @@ checks its signature, issuer, audience (the app client) and expiry before any fu
 |---|---|---|
 ${accountErrorTable}
 
-Any other method or path answers 404 \`not_found\` with a valid token (401 without). API Gateway's own answers (429, 500, and the
-401 above) carry its body \`{"message": …}\` (schema \`GatewayError\`).`;
+Any other method or path answers 404 \`not_found\` with a valid token (401 without), but for \`OPTIONS\` (below). API Gateway's own
+answers (429, 500, and the 401 above) carry its body \`{"message": …}\` (schema \`GatewayError\`).
+
+${PREFLIGHT_DESCRIPTION}`;
 
 export const ACCOUNT_DOCUMENT: DocumentDefinition = {
   file: 'docs/openapi/account.json',

@@ -82,6 +82,8 @@ function explainCognito(error, form) {
 
 /** `{ email, accessToken, refreshToken, expiresAt }` while signed in. */
 let session;
+/** Sessions ended on this page: an answer to a call made before the last end is nobody's to show. */
+let sessionsEnded = 0;
 let refreshTimer;
 let refreshing;
 /** Renew this long before the access token expires (half its lifetime when that is shorter). */
@@ -132,6 +134,7 @@ class SessionOver extends Error {
 }
 
 function endSession() {
+  sessionsEnded++;
   window.clearTimeout(refreshTimer);
   session = undefined;
   forgetNewKey();
@@ -147,8 +150,12 @@ function expire() {
 
 // ---- the account API ----
 
-/** A call with the access token; a refused token is renewed once, and if that fails the session ends. */
+/**
+ * A call with the access token; a refused token is renewed once, and if that fails the session ends. An answer that
+ * arrives after the session ended (sign-out, then maybe someone else's sign-in) is dropped: it was not theirs.
+ */
 async function account(method, path, body) {
+  const calledIn = sessionsEnded;
   const send = (token) =>
     fetch(`${config.accountBaseUrl}${path}`, {
       method,
@@ -159,12 +166,14 @@ async function account(method, path, body) {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   let response = await send(await accessToken());
-  if (response.status === 401) response = await send(await accessToken(true));
+  // Never retried with the token of whoever signed in since.
+  if (response.status === 401 && calledIn === sessionsEnded) response = await send(await accessToken(true));
+  const answer = response.status === 204 ? undefined : await response.json();
+  if (calledIn !== sessionsEnded) throw new SessionOver();
   if (response.status === 401) {
     expire();
     throw new SessionOver();
   }
-  const answer = response.status === 204 ? undefined : await response.json();
   if (!response.ok) throw new Error(answer?.message ?? `the account API answered ${response.status}`);
   return answer;
 }

@@ -16,6 +16,8 @@ const spec = await (await fetch(`openapi/${api}.json`)).json();
 spec.servers = [{ url: BASE_URLS[api], description: `This stage (${config.stage})` }];
 // The prose names npm start's default port; this page knows the one it is served from.
 if (config.local) spec.info.description = spec.info.description.replaceAll('http://127.0.0.1:3000', location.origin);
+// Keeps the headings in order: Swagger UI's title is an h1, its sections h3.
+spec.info.description = `## About this API\n\n${spec.info.description}`;
 
 /** The portal page that opened this one, if it is still there (and on this origin). */
 const portal = (() => {
@@ -39,7 +41,10 @@ document.querySelector('#try-note').textContent = credential
 const ui = SwaggerUIBundle({
   spec,
   dom_id: '#api-reference',
-  deepLinking: true,
+  // Off: its links sit inside each operation's toggle button, a control inside a control to a screen reader.
+  deepLinking: false,
+  // Its colours for JSON numbers and strings are too faint on its dark code background.
+  syntaxHighlight: { activated: false },
   displayOperationId: true,
   validatorUrl: null,
   presets: [SwaggerUIBundle.presets.apis],
@@ -55,3 +60,23 @@ const ui = SwaggerUIBundle({
   },
 });
 window.ui = ui;
+
+/**
+ * What Swagger UI renders without a name, named whenever it renders (axe-core: every part of the page in a
+ * landmark, every select and region labelled): its header parts become regions, its selects say what they choose.
+ */
+const reference = document.querySelector('#api-reference');
+const name = (element, label, role) => {
+  if (role) element.setAttribute('role', role);
+  if (!element.hasAttribute('aria-label')) element.setAttribute('aria-label', label);
+};
+new window.MutationObserver(() => {
+  for (const [selector, label] of [
+    ['.information-container', 'About this API'],
+    ['.scheme-container', 'Server and authorization'],
+  ])
+    for (const part of reference.querySelectorAll(selector)) name(part, label, 'region');
+  for (const select of reference.querySelectorAll('select'))
+    name(select, select.id === 'servers' ? 'Server' : (select.closest('tr')?.dataset.paramName ?? 'Example'));
+  for (const table of reference.querySelectorAll('table[role=region]')) name(table, `Answers: ${table.id}`);
+}).observe(reference, { childList: true, subtree: true });

@@ -5,6 +5,9 @@
  * import here on purpose.
  */
 
+/** API Gateway's quota on the request line and the header values together (HTTP API quotas). */
+export const GATEWAY_MAX_REQUEST_HEAD_BYTES = 10_240;
+
 /** API Gateway HTTP APIs accept request bodies up to 10 MB. */
 export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -28,6 +31,12 @@ export const GATEWAY_ANSWERS = {
     when:
       'API Gateway refuses a body over its 10 MB limit, and Lambda an event over its 6 MB synchronous invocation limit (a binary ' +
       'body counts base64-encoded), before the function runs.',
+  },
+  431: {
+    message: 'Request Header Fields Too Large',
+    when:
+      "The request line and header values exceed API Gateway's 10,240-byte quota. AWS documents the quota, not its answer: the " +
+      'local server answers this (RFC 6585), and no client should rely on more than a 4xx.',
   },
   429: {
     message: 'Too Many Requests',

@@ -1,7 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpEventNormalizer from '@middy/http-event-normalizer';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Caller } from '#contract/caller';
 import type { HttpResponse } from './responses';
@@ -9,6 +8,7 @@ import type { IdempotencyClaim } from '#data/repositories/write-once';
 import { claimOf } from './idempotency-key';
 import { addHeaders } from './middleware/add-headers';
 import { jsonTextBody } from './middleware/json-text-body';
+import { jsonBody } from './middleware/json-body';
 import { uniqueMemberNames } from './middleware/unique-member-names';
 import { limitBodySize } from './middleware/limit-body-size';
 import { mapErrors } from './middleware/map-errors';
@@ -65,7 +65,7 @@ export function httpHandler<const Spec extends OperationSpec>(
       .use(named('limitBodySize', limitBodySize()))
       .use(named('jsonTextBody', jsonTextBody()))
       .use(named('uniqueMemberNames', uniqueMemberNames()))
-      .use(httpJsonBodyParser({ disableContentTypeCheck: true }));
+      .use(named('jsonBody', jsonBody()));
   handler
     .use(named('addHeaders', addHeaders(spec.headers ?? {})))
     .use(named('mapErrors', mapErrors(spec.operationId)))

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { OPERATION_DOCS } from '#openapi/operation-docs';
 import { ROUTES } from '#shared/routes';
-import { ARTIFACTS, browserTestOf, useBrowserAndApi } from '../support/chromium';
+import { ARTIFACTS, VIEWPORTS, accessibilityFindings, browserTestOf, horizontalOverflow, useBrowserAndApi } from '../support/chromium';
 
 const { browserTest, skipNote } = browserTestOf('the API reference browser test');
 
@@ -76,3 +76,27 @@ browserTest(
   },
   120_000,
 );
+
+describe.each(Object.entries(VIEWPORTS))('at %s width', (_name, viewport) => {
+  browserTest.each(['pets', 'messages', 'account'])(
+    `the %s reference fits the width and axe-core finds nothing, as loaded and with every operation open${skipNote}`,
+    async (document) => {
+      const { api, browser } = session();
+      const page = await browser.newPage();
+      await page.setViewportSize(viewport);
+      await page.goto(`${api.origin}/portal/reference.html?api=${document}`);
+      await page.locator('section.models').waitFor();
+      await expect(horizontalOverflow(page)).resolves.toBeLessThanOrEqual(0);
+      await expect(accessibilityFindings(page)).resolves.toEqual([]);
+
+      for (const operation of await page.locator('.opblock').all()) {
+        await operation.locator('.opblock-summary-control').click();
+        await operation.locator('.responses-table').waitFor();
+      }
+      await expect(horizontalOverflow(page)).resolves.toBeLessThanOrEqual(0);
+      await expect(accessibilityFindings(page)).resolves.toEqual([]);
+      await page.close();
+    },
+    60_000,
+  );
+});

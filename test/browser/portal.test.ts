@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { ACCESS_TOKEN_VALIDITY_MINUTES, PORTAL_PATH } from '#shared/accounts';
 import { portalSecurityPolicy } from '#shared/portal-files';
-import { cognitoCall } from '../support/cognito-users';
+import { cognitoCall, newUser } from '../support/cognito-users';
 import {
   ARTIFACTS,
   VIEWPORTS,
@@ -210,6 +210,48 @@ describe.each(Object.entries(VIEWPORTS))('the portal at %s width', (name, viewpo
     120_000,
   );
 });
+
+browserTest(
+  `a key created just before sign-out is never shown: its late answer is dropped, and the next person signing in on the page sees none${skipNote}`,
+  async () => {
+    const { page, problems } = await openPortal(VIEWPORTS.desktop);
+    const first = newEmail('race-first');
+    await signUpAndConfirm(page, first);
+    const nextUser = await newUser({ cognito: cognitoOf() }, PASSWORD);
+    await signIn(page, first);
+    await page.locator('#keys').getByText('No keys yet').waitFor();
+
+    // The create's request is held at the browser until the user has signed out, then let through.
+    let reached: () => void = () => undefined;
+    let release: () => void = () => undefined;
+    const atBrowser = new Promise<void>((resolveReached) => (reached = resolveReached));
+    const held = new Promise<void>((resolveHeld) => (release = resolveHeld));
+    await page.route('**/account/keys', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      reached();
+      await held;
+      return route.continue();
+    });
+    const answered = page.waitForResponse((response) => response.request().method() === 'POST' && response.url().endsWith('/account/keys'));
+    await page.locator('#create-key [name=description]').fill('created while signing out');
+    await page.locator('#create-key button').click();
+    await atBrowser;
+    await page.locator('#sign-out').click();
+    await page.locator('#notice').getByText('Signed out.').waitFor();
+    release();
+    const created = (await (await answered).json()) as { key: string };
+    expect(created.key).toMatch(/^pst_/);
+
+    await signIn(page, nextUser.email);
+    await page.locator('#keys').getByText('No keys yet').waitFor();
+    await expect(page.locator('#new-key').isHidden()).resolves.toBe(true);
+    await expect(page.locator('#new-key-value').textContent()).resolves.toBe('');
+    await expect(page.locator('body').innerText()).resolves.not.toContain(created.key);
+    expect(problems).toEqual([]);
+    await page.close();
+  },
+  60_000,
+);
 
 browserTest(
   `a weak password is refused on Sign up as a password-policy problem, by the page (minlength) and by the local user pool${skipNote}`,

@@ -316,3 +316,17 @@ test.each([
   expect(scheme.description).toContain('developer portal');
   expect(doc.info.description).toContain('developer portal');
 });
+
+test.each([
+  ['pets', document],
+  ['messages', messagesOpenApiDocument],
+  ['account', accountOpenApiDocument],
+] as const)(
+  "the %s document says what OPTIONS answers: the stages' CORS preflight, 204 without a key, and locally only with CORS origins",
+  (_name, doc) => {
+    const { description } = doc.info;
+    expect(description).toMatch(/`OPTIONS` on any path but the host's root `\/` answers 204 with no body, without a key/);
+    expect(description).toContain('PETSTORE_CORS_ORIGINS');
+    expect(description).toMatch(/but for `OPTIONS`/);
+  },
+);

@@ -83,6 +83,12 @@ describe('POST /v1/pets refuses bad input with 400 and stores nothing', () => {
     ['a categoryId string', () => post({ name: 'a', categoryId: '1' }), 'invalid_request', /'categoryId' must be a number/],
     ['a fractional categoryId', () => post({ name: 'a', categoryId: 2.5 }), 'invalid_request', /'categoryId' must be an integer/],
     [
+      'a categoryId whose text is no integer though JSON.parse rounds it to 1',
+      () => postRaw('{"name":"a","categoryId":1.0000000000000001}'),
+      'invalid_request',
+      /'categoryId' must be an integer/,
+    ],
+    [
       'an unsafe-integer categoryId',
       () => postRaw('{"name":"a","categoryId":9007199254740993}'),
       'invalid_request',
@@ -116,6 +122,14 @@ describe('POST /v1/pets refuses bad input with 400 and stores nothing', () => {
 
   test.each(cases)('%s', async (_label, send, code, message) => {
     await expectRefusedUnchanged(api, 'pets', send, { status: 400, code, message });
+  });
+
+  test.each(['1.0', '1e0', '10E-1', '0.1e1'])('a categoryId written %s is the integer 1, as JSON Schema counts integers', async (text) => {
+    const created = await postRaw(`{"name":"a","categoryId":${text}}`);
+    expect({ status: created.status, categoryId: (created.json as { categoryId: number }).categoryId }).toEqual({
+      status: 201,
+      categoryId: 1,
+    });
   });
 
   test('a body over 256 KiB answers 413 payload_too_large', async () => {

@@ -4,7 +4,7 @@
  */
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import type { GatewayFunctions, LambdaFunction } from '#local/functions';
-import { LAMBDA_MAX_SYNC_PAYLOAD_BYTES } from '#shared/gateway-answers';
+import { GATEWAY_MAX_REQUEST_HEAD_BYTES, LAMBDA_MAX_SYNC_PAYLOAD_BYTES } from '#shared/gateway-answers';
 import { startLocalApi, type LocalApi } from '#local/server';
 import { contractViolations } from '#openapi/contract-check';
 import { rawRequest } from '../support/raw-http';
@@ -191,6 +191,25 @@ describe('answers API Gateway and Lambda give by themselves', () => {
     await expectGatewayAnswer('POST', url, response, 413, 'Request Entity Too Large');
     expect(seen.authorizer).toHaveLength(0);
     expect(seen.handler).toHaveLength(0);
+  });
+
+  test('a request line and header values of 10,240 bytes pass; one byte more answers 431 {"message":"Request Header Fields Too Large"} without running anything', async () => {
+    // rawRequest adds `connection: close` and `content-length: 0`: their values count too.
+    const head = (padding: number) => ['GET /v1/pets HTTP/1.1', `Host: 127.0.0.1:${api.port}`, `X-Pad: ${'p'.repeat(padding)}`];
+    const fixedBytes = 'GET /v1/pets HTTP/1.1'.length + `127.0.0.1:${api.port}`.length + 'close'.length + '0'.length;
+    const atQuota = await rawRequest(api.origin, head(GATEWAY_MAX_REQUEST_HEAD_BYTES - fixedBytes));
+    expect(atQuota.status).toBe(200);
+    expect(seen.handler).toHaveLength(1);
+
+    const over = await rawRequest(api.origin, head(GATEWAY_MAX_REQUEST_HEAD_BYTES - fixedBytes + 1));
+    expect({ status: over.status, body: JSON.parse(over.body) as unknown }).toEqual({
+      status: 431,
+      body: { message: 'Request Header Fields Too Large' },
+    });
+    expect(over.headers['content-type']).toBeUndefined();
+    expect(over.headers['apigw-requestid']).toEqual(expect.any(String));
+    expect(seen.authorizer).toHaveLength(1);
+    expect(seen.handler).toHaveLength(1);
   });
 
   test("a body under 10 MB whose event exceeds Lambda's 6 MB payload limit answers 413 after the authorizer, without running the function", async () => {

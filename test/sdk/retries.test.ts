@@ -1,8 +1,8 @@
 /**
  * When the SDK retries, how long it waits, and what it gives up with, against a stand-in server that answers as
  * each test scripts it: the service's 503 with `Retry-After` (honoured, up to `maxDelayMs`), API Gateway's 429
- * (backoff with full jitter), answers never retried, the account API's `createKey` retried only after a 429, and
- * the caller's `AbortSignal`.
+ * (backoff with full jitter), 500, 502 and 504 retried like a 503, answers never retried, the account API's
+ * `createKey` retried only after a 429, and the caller's `AbortSignal`.
  */
 import {
   AccountClient,
@@ -10,6 +10,7 @@ import {
   NetworkError,
   PetStoreClient,
   ServiceError,
+  type PetStoreError,
   type RetryEvent,
   type RetryOptions,
 } from '../../clients/typescript/src/index.ts';
@@ -132,8 +133,6 @@ describe('answers that are never retried', () => {
     ['400 invalid_request', serviceError(400, 'invalid_request')],
     ['401 unauthorized', serviceError(401, 'unauthorized')],
     ['422 idempotency_key_reused', serviceError(422, 'idempotency_key_reused')],
-    ['500 internal_error', serviceError(500, 'internal_error')],
-    ["the gateway's 500", gatewayAnswer(500, 'Internal Server Error')],
     ["the gateway's 413", gatewayAnswer(413, 'Request Entity Too Large')],
   ])('%s: one request, thrown at once', async (_name, answer) => {
     const server = await serverAnswering(answer);
@@ -142,6 +141,35 @@ describe('answers that are never retried', () => {
       .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: answer.status, attempts: 1 });
     expect(server.received).toHaveLength(1);
+  });
+});
+
+describe('500, 502 and 504 are retried like a 503: a create repeats its Idempotency-Key, and its error carries it', () => {
+  test.each([
+    ['500 internal_error', serviceError(500, 'internal_error')],
+    ["the gateway's 500", gatewayAnswer(500, 'Internal Server Error')],
+    ['a 502', gatewayAnswer(502, 'Bad Gateway')],
+    ['a 504', gatewayAnswer(504, 'Endpoint request timed out')],
+  ])('%s: retried with the same key until maxAttempts, then thrown with the key', async (_name, answer) => {
+    const server = await serverAnswering(answer);
+    const error = await clientOf(server, { maxAttempts: 3, baseDelayMs: 1 })
+      .createPet({ name: 'Rex', categoryId: 1 })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ operation: 'createPet', status: answer.status, attempts: 3 });
+    const keys = keysSent(server);
+    expect(new Set(keys)).toEqual(new Set([(error as PetStoreError).idempotencyKey]));
+    expect(keys).toHaveLength(3);
+  });
+
+  test("a NetworkError of a create carries the caller's key; errors of reads carry none", async () => {
+    const closed = await startScriptedServer(() => 'reset');
+    await closed.close();
+    const client = clientOf(closed, { maxAttempts: 2, baseDelayMs: 1 });
+    await expect(client.submitMessage('hi', { idempotencyKey: 'order-42' })).rejects.toMatchObject({
+      name: 'NetworkError',
+      idempotencyKey: 'order-42',
+    });
+    await expect(client.listPetsPage()).rejects.toMatchObject({ name: 'NetworkError', idempotencyKey: undefined });
   });
 });
 

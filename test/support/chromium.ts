@@ -100,7 +100,10 @@ interface Finding {
 }
 
 /** axe-core's serious and critical findings on the page as it is now, one `rule (impact): element` line each. */
-export async function seriousAccessibilityFindings(page: Page): Promise<string[]> {
+export const seriousAccessibilityFindings = (page: Page): Promise<string[]> => accessibilityFindings(page, ['serious', 'critical']);
+
+/** axe-core's findings of these impacts (default: all) on the page as it is now, one `rule (impact): element` line each. */
+export async function accessibilityFindings(page: Page, impacts?: readonly string[]): Promise<string[]> {
   // Through the DevTools protocol, so the page's Content-Security-Policy does not apply to the injection.
   await page.evaluate(axe.source);
   const violations = await page.evaluate<Finding[]>(
@@ -108,6 +111,6 @@ export async function seriousAccessibilityFindings(page: Page): Promise<string[]
       violations.map(({ id, impact, nodes }) => ({ id, impact, targets: nodes.map((node) => node.target.join(' ')) })))`,
   );
   return violations
-    .filter(({ impact }) => impact === 'serious' || impact === 'critical')
+    .filter(({ impact }) => impacts === undefined || impacts.includes(impact ?? ''))
     .flatMap(({ id, impact, targets }) => targets.map((target) => `${id} (${impact ?? ''}): ${target}`));
 }

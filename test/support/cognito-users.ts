@@ -32,7 +32,7 @@ export async function cognitoCall(
 let users = 0;
 
 /** A new confirmed user, signed in. */
-export async function newUser(accounts: LocalAccounts, password = 'Correct-Horse-42'): Promise<SignedIn> {
+export async function newUser(accounts: Pick<LocalAccounts, 'cognito'>, password = 'Correct-Horse-42'): Promise<SignedIn> {
   const { endpoint, clientId } = accounts.cognito;
   const email = `user${process.pid}-${users++}@example.com`;
   const signedUp = await cognitoCall(endpoint, 'SignUp', { ClientId: clientId, Username: email, Password: password });
@@ -43,7 +43,7 @@ export async function newUser(accounts: LocalAccounts, password = 'Correct-Horse
 }
 
 export async function signIn(
-  accounts: LocalAccounts,
+  accounts: Pick<LocalAccounts, 'cognito'>,
   email: string,
   password: string,
   clientId = accounts.cognito.clientId,

@@ -62,6 +62,8 @@ export interface TestApiOptions {
    * Lambda does; without it they run in this process, and a timed-out one runs on unseen.
    */
   readonly functionTimeoutMs?: number;
+  /** The throttle's clock in milliseconds (default `performance.now`): a test that floods a route stops it. */
+  readonly now?: () => number;
 }
 
 /** The authorizer of a new Lambda instance for each call: nothing cached from earlier requests. */
@@ -94,6 +96,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(accounts ? { accountAuthorizer: accounts.accountAuthorizer, portal: accounts.portal } : {}),
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.throttle ? { throttle: options.throttle } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
 
   const issueKey = async (accountId = 'acct_test'): Promise<{ key: string; keyId: string }> => {

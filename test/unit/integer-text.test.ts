@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { INTEGER_TEXT, INTEGER_TEXT_RULE } from '#contract/schemas/common';
+import { denotesInteger } from '#http/middleware/json-body';
 import { GetPetPath } from '#contract/schemas/get-pet-path';
 import { CURSOR_MAX_LENGTH, CURSOR_PATTERN, ListPetsQuery } from '#contract/schemas/list-pets-query';
 import { encodeCursor } from '#http/page-cursor';
@@ -83,5 +84,17 @@ describe('cursor', () => {
 
   test('text in the pattern passes the schema; the decoder then judges it', () => {
     expect(cursor('AAAA').success).toBe(true);
+  });
+});
+
+describe('JSON number text in a body denotes an integer by its exact value, not the double JSON.parse rounds it to', () => {
+  test.each(['0', '-0', '1', '1.0', '1e0', '1E+2', '10e-1', '0.1e1', '1.50e1', '9007199254740993', '0.000e-5', '-3.0'])(
+    '%s does',
+    (text) => {
+      expect(denotesInteger(text)).toBe(true);
+    },
+  );
+  test.each(['1.0000000000000001', '0.5', '1e-1', '15e-1', '9007199254740992.5', '1.000000000000000000001e20'])('%s does not', (text) => {
+    expect(denotesInteger(text)).toBe(false);
   });
 });

@@ -3,8 +3,7 @@
  * makes a `ServiceError`, anything else (API Gateway's `{"message": …}`, which comes without a Content-Type, or a
  * body no JSON at all) a `GatewayError`.
  */
-import { GatewayError, ServiceError, type AnswerDetails } from './errors.ts';
-import type { OperationId } from './operations.ts';
+import { GatewayError, ServiceError, type AnswerDetails, type FailedCall } from './errors.ts';
 import { parseRetryAfter } from './retry-policy.ts';
 
 interface ServiceErrorBody {
@@ -28,13 +27,13 @@ function gatewayMessage(body: unknown, response: Response): string {
 /**
  * @param body the answer's body, parsed as JSON when it was JSON (as openapi-fetch hands it over), else its text
  */
-export function errorFromAnswer(operation: OperationId, attempts: number, response: Response, body: unknown): ServiceError | GatewayError {
+export function errorFromAnswer(call: FailedCall, response: Response, body: unknown): ServiceError | GatewayError {
   const details: AnswerDetails = {
     status: response.status,
     requestId: response.headers.get('apigw-requestid') ?? undefined,
     retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after')),
   };
   return isServiceErrorBody(body)
-    ? new ServiceError(operation, attempts, body.code, body.message, details)
-    : new GatewayError(operation, attempts, gatewayMessage(body, response), details);
+    ? new ServiceError(call, body.code, body.message, details)
+    : new GatewayError(call, gatewayMessage(body, response), details);
 }

@@ -5,20 +5,34 @@
  */
 import { isKnownCodeOf, type ErrorCodeOf, type OperationId } from './operations.ts';
 
+/** The call that failed. */
+export interface FailedCall {
+  /** The operation, named as in the OpenAPI documents (`createPet`, `listAccountKeys`, …). */
+  readonly operation: OperationId;
+  /** How many requests the call sent, retries included. */
+  readonly attempts: number;
+  /**
+   * The `Idempotency-Key` every request of a `createPet` or `submitMessage` carried (undefined for other
+   * operations). A failed create may still have been stored: call it again with `{ idempotencyKey }` set to this,
+   * and the same body, to store it exactly once.
+   */
+  readonly idempotencyKey?: string | undefined;
+}
+
 /**
  * Base class of every failure a call reports; `catch (error) { if (error instanceof PetStoreError) … }`. Its
  * `message` is what the service or the gateway said, or what went wrong on the way.
  */
-export abstract class PetStoreError extends Error {
-  /** The operation that failed, named as in the OpenAPI documents (`createPet`, `listAccountKeys`, …). */
+export abstract class PetStoreError extends Error implements FailedCall {
   readonly operation: OperationId;
-  /** How many requests the call sent, retries included. */
   readonly attempts: number;
+  readonly idempotencyKey: string | undefined;
 
-  protected constructor(operation: OperationId, attempts: number, message: string, options?: { cause: unknown }) {
+  protected constructor(call: FailedCall, message: string, options?: { cause: unknown }) {
     super(message, options);
-    this.operation = operation;
-    this.attempts = attempts;
+    this.operation = call.operation;
+    this.attempts = call.attempts;
+    this.idempotencyKey = call.idempotencyKey;
   }
 }
 
@@ -43,8 +57,8 @@ export class ServiceError extends PetStoreError implements AnswerDetails {
   readonly requestId: string | undefined;
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(operation: OperationId, attempts: number, code: string, message: string, details: AnswerDetails) {
-    super(operation, attempts, message);
+  constructor(call: FailedCall, code: string, message: string, details: AnswerDetails) {
+    super(call, message);
     this.code = code;
     this.status = details.status;
     this.requestId = details.requestId;
@@ -63,8 +77,8 @@ export class GatewayError extends PetStoreError implements AnswerDetails {
   readonly requestId: string | undefined;
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(operation: OperationId, attempts: number, message: string, details: AnswerDetails) {
-    super(operation, attempts, message);
+  constructor(call: FailedCall, message: string, details: AnswerDetails) {
+    super(call, message);
     this.status = details.status;
     this.requestId = details.requestId;
     this.retryAfterSeconds = details.retryAfterSeconds;
@@ -74,19 +88,15 @@ export class GatewayError extends PetStoreError implements AnswerDetails {
 /**
  * No answer could be read: the connection was refused or reset, the name did not resolve, the answer did not
  * come within `timeoutMs` (`timedOut`), or its body was cut off or unreadable. `cause` holds what `fetch` threw.
- * A create that ends like this may still have been stored; calling it again with the same `idempotencyKey` is safe.
+ * A create that ends like this may still have been stored: see `idempotencyKey`.
  */
 export class NetworkError extends PetStoreError {
   override readonly name = 'NetworkError';
   /** True when the last attempt got no answer within the client's `timeoutMs`. */
   readonly timedOut: boolean;
 
-  constructor(
-    operation: OperationId,
-    attempts: number,
-    failure: { readonly timedOut: boolean; readonly timeoutMs: number; readonly cause: unknown },
-  ) {
-    super(operation, attempts, failure.timedOut ? `no answer within ${failure.timeoutMs} ms` : describe(failure.cause), {
+  constructor(call: FailedCall, failure: { readonly timedOut: boolean; readonly timeoutMs: number; readonly cause: unknown }) {
+    super(call, failure.timedOut ? `no answer within ${failure.timeoutMs} ms` : describe(failure.cause), {
       cause: failure.cause,
     });
     this.timedOut = failure.timedOut;

@@ -16,7 +16,7 @@ export type { AccessTokenSource, AccountClientOptions } from './account-client.t
 export type { CallOptions, FetchFunction, TransportOptions } from './client-options.ts';
 export type { RetryEvent, RetryOptions } from './retry-policy.ts';
 export { GatewayError, NetworkError, PetStoreError, ServiceError, isServiceError } from './errors.ts';
-export type { AnswerDetails, ServiceErrorOf } from './errors.ts';
+export type { AnswerDetails, FailedCall, ServiceErrorOf } from './errors.ts';
 export { OPERATION_ERROR_CODES } from './operations.ts';
 export type { ErrorCodeOf, OperationId } from './operations.ts';
 export type { AccountKey, AccountKeyList, CreatedAccountKey, Message, NewPet, Pet, PetStatus } from './schemas.ts';

@@ -11,7 +11,6 @@ import type { paths as PetsPaths } from './generated/pets.ts';
 import { idempotencyKeyFor } from './idempotency-key.ts';
 import { nextCursor } from './link-header.ts';
 import type { OperationId } from './operations.ts';
-import type { RetryRule } from './retry-policy.ts';
 import type { Message, NewPet, Pet, PetStatus } from './schemas.ts';
 import { send, type Outcome, type Success } from './send.ts';
 
@@ -65,9 +64,9 @@ export interface PetPage {
  * Calls the pets and messages APIs with an API key.
  *
  * Every call is retried on network failures, timeouts, API Gateway's 429 (exponential backoff with full jitter)
- * and the service's 503 (after its `Retry-After`, capped), up to `retry.maxAttempts` requests. Creates send an
- * `Idempotency-Key`, the same on each retry, so a retried create is stored once. Failures are thrown as
- * `ServiceError`, `GatewayError` or `NetworkError`, all `PetStoreError`s.
+ * and 500, 502, 503 and 504 (after `Retry-After` when named, capped), up to `retry.maxAttempts` requests. Creates
+ * send an `Idempotency-Key`, the same on each retry, so a retried create is stored once; their errors carry it
+ * (`idempotencyKey`). Failures are thrown as `ServiceError`, `GatewayError` or `NetworkError`, all `PetStoreError`s.
  *
  * ```ts
  * const client = new PetStoreClient({ petsBaseUrl, messagesBaseUrl, apiKey });
@@ -132,9 +131,7 @@ export class PetStoreClient {
       ...(options.status === undefined ? {} : { status: options.status }),
       ...(options.cursor === undefined ? {} : { cursor: options.cursor }),
     };
-    const { data, response } = await this.#send('listPets', 'transient', options, (signal) =>
-      this.#pets.GET('/pets', { params: { query }, signal }),
-    );
+    const { data, response } = await this.#send('listPets', options, (signal) => this.#pets.GET('/pets', { params: { query }, signal }));
     return { pets: data, nextCursor: nextCursor(response.headers.get('link'), response.url || this.#petsBaseUrl) };
   }
 
@@ -145,7 +142,7 @@ export class PetStoreClient {
    */
   async createPet(pet: NewPet, options: CreateOptions = {}): Promise<Pet> {
     const key = idempotencyKeyFor(options.idempotencyKey);
-    const { data } = await this.#send('createPet', 'transient', options, (signal) =>
+    const { data } = await this.#send('createPet', { ...options, idempotencyKey: key }, (signal) =>
       this.#pets.POST('/pets', { body: pet, params: { header: { 'Idempotency-Key': key } }, signal }),
     );
     return data;
@@ -163,7 +160,7 @@ export class PetStoreClient {
     // (`--throw-deprecation`) is never taken for a failed attempt.
     let sunset: string | null = null;
     try {
-      const { data } = await this.#send('getPet', 'transient', options, async (signal) => {
+      const { data } = await this.#send('getPet', options, async (signal) => {
         const outcome = await this.#pets.GET('/pets/{petId}', { params: { path: { petId: id } }, signal });
         sunset ??= outcome.response.headers.get('sunset');
         return outcome;
@@ -181,18 +178,14 @@ export class PetStoreClient {
    */
   async submitMessage(text: string, options: CreateOptions = {}): Promise<Message> {
     const key = idempotencyKeyFor(options.idempotencyKey);
-    const { data } = await this.#send('submitMessage', 'transient', options, (signal) =>
+    const { data } = await this.#send('submitMessage', { ...options, idempotencyKey: key }, (signal) =>
       this.#messages.POST('/messages', { body: { message: text }, params: { header: { 'Idempotency-Key': key } }, signal }),
     );
     return data;
   }
 
-  #send<T>(
-    operation: OperationId,
-    rule: RetryRule,
-    options: CallOptions,
-    attempt: (signal: AbortSignal) => Promise<Outcome<T>>,
-  ): Promise<Success<T>> {
-    return send(operation, attempt, { timeoutMs: this.#transport.timeoutMs, retry: this.#transport.retry, rule, signal: options.signal });
+  /** Every call here is safe to repeat: reads, and creates with their `Idempotency-Key`. */
+  #send<T>(operation: OperationId, options: CreateOptions, attempt: (signal: AbortSignal) => Promise<Outcome<T>>): Promise<Success<T>> {
+    return send(operation, attempt, { ...this.#transport, ...options, rule: 'transient' });
   }
 }

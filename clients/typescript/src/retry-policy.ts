@@ -39,11 +39,15 @@ export interface RetryPolicy {
 
 /**
  * Which failures may be retried:
- * - `transient`: network failures, timeouts, 429 and 503. For reads, and for creates that send an `Idempotency-Key`.
+ * - `transient`: network failures, timeouts, 429, and 500, 502, 503 and 504 (a function that failed or ran out of
+ *   time may have stored its work, and finishes it when repeated with the same key). For reads, and for creates
+ *   that send an `Idempotency-Key`.
  * - `throttled`: only the gateway's 429, answered before any function ran, so nothing can have been stored.
  *   For calls that must not be repeated once they may have reached the service.
  */
 export type RetryRule = 'transient' | 'throttled';
+
+const RETRIED_SERVER_ERRORS = new Set([500, 502, 503, 504]);
 
 export const DEFAULT_RETRY = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 10_000 } as const;
 
@@ -66,7 +70,7 @@ export function isRetryable(error: PetStoreError, rule: RetryRule): boolean {
   if (rule === 'throttled') return false;
   if (error instanceof NetworkError) return true;
   // The service's 429 (the account API's daily key limit) waits for a new day: never retried.
-  return (error instanceof ServiceError || error instanceof GatewayError) && error.status === 503;
+  return (error instanceof ServiceError || error instanceof GatewayError) && RETRIED_SERVER_ERRORS.has(error.status);
 }
 
 /** Full jitter: a random wait below `baseDelayMs · 2^(retry−1)`, itself at most `maxDelayMs`. `retry` counts from 1. */

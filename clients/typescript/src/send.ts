@@ -3,7 +3,7 @@
  * policy allows. A call ends with the success's body, or throws the last attempt's `PetStoreError`, or, when the
  * caller aborts, the signal's reason (as `fetch` does).
  */
-import { NetworkError, type PetStoreError } from './errors.ts';
+import { NetworkError, type FailedCall, type PetStoreError } from './errors.ts';
 import { errorFromAnswer } from './error-answer.ts';
 import type { OperationId } from './operations.ts';
 import { isRetryable, retryDelayMs, type RetryPolicy, type RetryRule } from './retry-policy.ts';
@@ -25,6 +25,8 @@ export interface SendSettings {
   readonly retry: RetryPolicy;
   readonly rule: RetryRule;
   readonly signal?: AbortSignal | undefined;
+  /** The create's `Idempotency-Key`, which its errors carry. */
+  readonly idempotencyKey?: string | undefined;
 }
 
 /**
@@ -37,7 +39,7 @@ export async function send<T>(
 ): Promise<Success<T>> {
   for (let attempts = 1; ; attempts++) {
     settings.signal?.throwIfAborted();
-    const result = await attemptOnce(operation, attempts, attempt, settings);
+    const result = await attemptOnce({ operation, attempts, idempotencyKey: settings.idempotencyKey }, attempt, settings);
     if (!isFailure(result)) return result;
     if (attempts >= settings.retry.maxAttempts || !isRetryable(result, settings.rule)) throw result;
     const delayMs = retryDelayMs(result, attempts, settings.retry);
@@ -49,8 +51,7 @@ export async function send<T>(
 const isFailure = <T>(result: Success<T> | PetStoreError): result is PetStoreError => result instanceof Error;
 
 async function attemptOnce<T>(
-  operation: OperationId,
-  attempts: number,
+  call: FailedCall,
   attempt: (signal: AbortSignal) => Promise<Outcome<T>>,
   { timeoutMs, signal }: SendSettings,
 ): Promise<Success<T> | PetStoreError> {
@@ -66,10 +67,10 @@ async function attemptOnce<T>(
     const outcome = await attempt(controller.signal);
     // A success's body is what the document gives for it; `undefined` only where it gives none (204).
     if (outcome.response.ok) return { data: outcome.data as T, response: outcome.response };
-    return errorFromAnswer(operation, attempts, outcome.response, outcome.error);
+    return errorFromAnswer(call, outcome.response, outcome.error);
   } catch (cause) {
     if (signal?.aborted) throw signal.reason;
-    return new NetworkError(operation, attempts, { timedOut, timeoutMs, cause });
+    return new NetworkError(call, { timedOut, timeoutMs, cause });
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', abort);

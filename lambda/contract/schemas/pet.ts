@@ -20,7 +20,9 @@ export const PetName = cleanText(PET_NAME_RULES).register(apiDocs, {
 });
 
 export const CategoryId = documented(PositiveSafeInteger, {
-  description: 'Identifier of the category the animal belongs to.',
+  description:
+    'Identifier of the category the animal belongs to. Any JSON number whose exact value is whole (`1`, `1.0`, `1e0`); ' +
+    'text that only rounds to a whole number, such as `1.0000000000000001`, answers 400.',
   examples: [1],
 });
 

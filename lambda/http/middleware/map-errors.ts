@@ -6,15 +6,6 @@ import { jsonResponse, type HttpResponse } from '../responses';
 import { log, type LogLevel } from '#runtime/logger';
 import { currentScope } from '#runtime/request-scope';
 
-/** Errors Middy's own middlewares throw (`@middy/util` createError). */
-interface MiddyHttpError extends Error {
-  statusCode: number;
-  cause?: { data?: unknown };
-}
-
-const isMiddyHttpError = (error: unknown): error is MiddyHttpError =>
-  error instanceof Error && typeof (error as Partial<MiddyHttpError>).statusCode === 'number';
-
 const THROTTLING_ERRORS = new Set([
   'ProvisionedThroughputExceededException',
   'ThrottlingException',
@@ -42,21 +33,6 @@ function isUnavailable(error: unknown): boolean {
   return $metadata !== undefined && $metadata.httpStatusCode === undefined;
 }
 
-/** Translates Middy's body parser errors: the spec wants 400 where Middy says 422 (media types: json-text-body.ts). */
-function fromMiddy(error: MiddyHttpError): ApiError {
-  if (error.statusCode === 422) {
-    const data = error.cause?.data;
-    if (error.message === 'Forbidden key in JSON body') {
-      return new ApiError(400, 'invalid_request', `field '${String(data)}' is not allowed`);
-    }
-    if (data === undefined || data === '') {
-      return new ApiError(400, 'invalid_json', 'request body is empty; send a JSON object');
-    }
-    return new ApiError(400, 'invalid_json', 'request body is not valid JSON');
-  }
-  return new ApiError(400, 'invalid_request', 'the request is not valid');
-}
-
 export interface Classified {
   readonly apiError: ApiError;
   /** What to log about it, if anything (failures on our side, never the client's mistakes). */
@@ -67,7 +43,6 @@ export interface Classified {
 export function classify(error: unknown, where: Record<string, unknown> = {}): Classified {
   if (error instanceof ApiError) return { apiError: error };
   if (error instanceof IdempotencyKeyReusedError) return { apiError: idempotencyKeyReused() };
-  if (isMiddyHttpError(error) && error.statusCode >= 400 && error.statusCode < 500) return { apiError: fromMiddy(error) };
   const name = typeof error === 'object' && error !== null ? String((error as { name?: unknown }).name) : typeof error;
   if (error instanceof DependencyUnavailableError || isUnavailable(error)) {
     return {

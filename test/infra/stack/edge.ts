@@ -186,11 +186,11 @@ describe('the front door (-c frontDoor=true) of a stage outside us-east-1', () =
     expect(acl.Rules[0]?.Statement).toEqual({ RateBasedStatement: { AggregateKeyType: 'IP', Limit: 2000, EvaluationWindowSec: 60 } });
   });
 
-  it('puts one CloudFront distribution in front of each execute-api endpoint, with the web ACL read from the edge stack', () => {
+  it("puts one CloudFront distribution in front of each API's execute-api endpoint, the account API's too, with the web ACL read from the edge stack", () => {
     const { template } = frontDoor();
-    const apiIds = [apiNamed(template, 'staging', 'pets'), apiNamed(template, 'staging', 'messages')];
+    const apiIds = (['pets', 'messages', 'account'] as const).map((api) => apiNamed(template, 'staging', api));
     const configs = distributions();
-    expect(configs).toHaveLength(2);
+    expect(configs).toHaveLength(3);
     const originApis = configs.map((config) => {
       const [origin] = config.Origins as { DomainName: unknown }[];
       return JSON.stringify(origin?.DomainName);
@@ -264,7 +264,7 @@ describe('the front door (-c frontDoor=true) of a stage outside us-east-1', () =
     expect(request.headers.host).toEqual({ value: 'api.example.com' });
   });
 
-  it('the base URLs are the distributions, and execute-api stays on as their origin', () => {
+  it("the base URLs are the distributions (the portal's account API too), and execute-api stays on as their origin", () => {
     const { template } = frontDoor();
     const outputs = outputsOf(template);
     expect(JSON.stringify(outputs.PetsBaseUrl?.Value)).toMatch(
@@ -272,6 +272,9 @@ describe('the front door (-c frontDoor=true) of a stage outside us-east-1', () =
     );
     expect(JSON.stringify(outputs.MessagesBaseUrl?.Value)).toMatch(
       /"https:\/\/",\{"Fn::GetAtt":\["FrontDoorMessagesDistribution\w+","DomainName"\]\}\]/,
+    );
+    expect(JSON.stringify(outputs.AccountBaseUrl?.Value)).toMatch(
+      /"https:\/\/",\{"Fn::GetAtt":\["FrontDoorAccountDistribution\w+","DomainName"\]\}\]/,
     );
     for (const { Properties } of only(template, 'AWS::ApiGatewayV2::Api')) expect(Properties.DisableExecuteApiEndpoint).toBeUndefined();
   });
@@ -305,8 +308,11 @@ describe('the front door with custom domains', () => {
     });
     expect(resourcesOfType(template, 'AWS::CertificateManager::Certificate').size).toBe(0);
     expect(resourcesOfType(template, 'AWS::ApiGatewayV2::DomainName').size).toBe(0);
-    const configs = apiDistributions(template).map(({ Properties }) => Properties.DistributionConfig as Record<string, unknown>);
+    const all = apiDistributions(template).map(({ Properties }) => Properties.DistributionConfig as Record<string, unknown>);
+    // The account API's distribution keeps its *.cloudfront.net name: the portal is its only caller.
+    const configs = all.filter((config) => config.Aliases !== undefined);
     expect(configs.map((config) => config.Aliases).sort()).toEqual([['api.example.com'], ['messages.example.com']]);
+    expect(all).toHaveLength(3);
     for (const config of configs) {
       expect(config.ViewerCertificate).toMatchObject({
         AcmCertificateArn: { 'Fn::GetStackOutput': expect.objectContaining({ StackName: 'PetStore-prod-edge', Region: 'us-east-1' }) },

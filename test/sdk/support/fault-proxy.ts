@@ -6,13 +6,15 @@
  * - `forward`: passes the request on and the answer back.
  * - `lose-answer`: passes the request on, reads the whole answer (the write happened), and answers 503
  *   `service_unavailable` with `Retry-After: 1` instead: the worst case of a lost answer.
+ * - `lose-answer-500`: the same, answering API Gateway's own 500 instead (a function that ran out of time after
+ *   its write): `{"message":"Internal Server Error"}`, no Content-Type, no `Retry-After`.
  * - `refuse`: answers that 503 without passing the request on.
  * - `reset`: cuts the connection without an answer.
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { listenOnLoopback } from '../../support/loopback-server';
 
-export type Fault = 'forward' | 'lose-answer' | 'refuse' | 'reset';
+export type Fault = 'forward' | 'lose-answer' | 'lose-answer-500' | 'refuse' | 'reset';
 
 export interface FaultProxy {
   /** `http://127.0.0.1:PORT`: the target's paths, through the proxy. */
@@ -85,6 +87,10 @@ export async function startFaultProxy(target: string, script: (key: string) => r
         return;
       }
       const answer = fault === 'refuse' ? undefined : await forward(targetUrl, request, body);
+      if (fault === 'lose-answer-500') {
+        response.writeHead(500).end(JSON.stringify({ message: 'Internal Server Error' }));
+        return;
+      }
       if (answer === undefined || fault === 'lose-answer') {
         answerServiceUnavailable(response);
         return;

@@ -43,7 +43,7 @@ export async function program(outputs: Record<string, string>, apiKey: string, a
       }
     } else if (error instanceof GatewayError) console.log(error.status, error.requestId);
     else if (error instanceof NetworkError) console.log(error.timedOut, error.cause);
-    else if (error instanceof PetStoreError) console.log(error.operation, error.attempts);
+    else if (error instanceof PetStoreError) console.log(error.operation, error.attempts, error.idempotencyKey);
     else throw error;
   }
 

@@ -103,7 +103,7 @@ export interface components {
       name: string;
       /**
        * Format: int64
-       * @description Identifier of the category the animal belongs to.
+       * @description Identifier of the category the animal belongs to. Any JSON number whose exact value is whole (`1`, `1.0`, `1e0`); text that only rounds to a whole number, such as `1.0000000000000001`, answers 400.
        * @example 1
        */
       categoryId: number;
@@ -130,7 +130,7 @@ export interface components {
       name: string;
       /**
        * Format: int64
-       * @description Identifier of the category the animal belongs to.
+       * @description Identifier of the category the animal belongs to. Any JSON number whose exact value is whole (`1`, `1.0`, `1e0`); text that only rounds to a whole number, such as `1.0000000000000001`, answers 400.
        * @example 1
        */
       categoryId: number;
