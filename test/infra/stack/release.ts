@@ -43,9 +43,9 @@ describe('prod from config/prod.json', () => {
     for (const stage of ['dev', 'staging'] as const) expect(synth(stage).stack.terminationProtection).toBe(false);
   });
 
-  it('puts the front door the file names before both APIs: CloudFront in its stack, the WAF web ACL in us-east-1', () => {
+  it('puts the front door the file names before the three APIs: CloudFront in its stack, the WAF web ACL in us-east-1', () => {
     const { template, edge } = prod();
-    expect(resourcesOfType(template, 'AWS::CloudFront::Distribution').size).toBe(3); // pets, messages, the portal
+    expect(resourcesOfType(template, 'AWS::CloudFront::Distribution').size).toBe(4); // pets, messages, account, the portal
     const [, acl] = onlyResource(edge?.template ?? template, 'AWS::WAFv2::WebACL', () => true);
     expect(acl.Properties).toMatchObject({ Scope: 'CLOUDFRONT' });
     const perIp = (acl.Properties.Rules as { Name: string; Statement: { RateBasedStatement?: { Limit: number } } }[]).map((rule) => [
