@@ -41,15 +41,15 @@ const baseDimensions = (): Record<string, string> => ({
  * Powertools' switch, POWERTOOLS_METRICS_DISABLED, with its default turned round outside Lambda: the local
  * server would otherwise print a metrics document after every function's line; `false` turns them on there.
  */
-function enabled(): boolean {
+export function metricsPublished(): boolean {
   const disabled = process.env.POWERTOOLS_METRICS_DISABLED;
   if (disabled !== undefined) return disabled !== 'true';
   return process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
 }
 
-// Straight to stdout, never through the logger: metrics are published whatever the log level.
+// A count outside a request (a script): a document of its own, straight to stdout.
 const emit = (document: Record<string, unknown>): void => {
-  if (enabled()) process.stdout.write(`${JSON.stringify(document)}\n`);
+  if (metricsPublished()) process.stdout.write(`${JSON.stringify(document)}\n`);
 };
 
 export interface RequestMeasurement {
@@ -60,12 +60,14 @@ export interface RequestMeasurement {
   readonly latencyMs: number;
   readonly coldStart: boolean;
   readonly counts: readonly { name: string; dimensions: Readonly<Record<string, string>>; value: number }[];
-  /** Lambda's request id and the API Gateway one: not dimensions, but searchable in the line (Logs Insights). */
-  readonly properties: Readonly<Record<string, string>>;
 }
 
-/** One EMF line per request: its own metrics and any business count the operation reported. */
-export function emitRequestMetrics(measured: RequestMeasurement): void {
+/**
+ * A request's metrics and any business count the operation reported, as an EMF document: `_aws` names the
+ * metrics, the other members hold their values. EMF allows further members, so the request's log line is this
+ * document plus its own fields (lambda/runtime/observe.ts): one line, not two.
+ */
+export function requestMetrics(measured: RequestMeasurement): Record<string, unknown> {
   const { Requests, Errors, Latency, ColdStarts } = OPERATION_METRICS;
   const failed = measured.outcome !== 'success';
   const directives: Directive[] = [
@@ -83,19 +85,18 @@ export function emitRequestMetrics(measured: RequestMeasurement): void {
     directives.push(directive(definition, [definition.dimensions]));
     Object.assign(values, count.dimensions, { [definition.name]: count.value });
   }
-  emit({
+  return {
     _aws: { Timestamp: Date.now(), CloudWatchMetrics: directives },
     ...baseDimensions(),
     [OPERATION_DIMENSION]: measured.operation,
     [OUTCOME_DIMENSION]: measured.outcome,
     ...(failed && measured.code !== undefined ? { [CODE_DIMENSION]: measured.code } : {}),
-    ...measured.properties,
     ...values,
     [Requests.name]: 1,
     [Errors.name]: failed ? 1 : 0,
     [Latency.name]: Math.round(measured.latencyMs * 100) / 100,
     [ColdStarts.name]: measured.coldStart ? 1 : 0,
-  });
+  };
 }
 
 type DimensionsOf<M extends BusinessMetric> = M extends 'PetsCreated' ? { readonly status: string } : Record<string, never>;

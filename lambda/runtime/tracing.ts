@@ -1,5 +1,5 @@
 import type { Socket } from 'node:dgram';
-import { currentScope } from './request-scope';
+import { currentScope, type TraceContext } from './request-scope';
 import { debug } from './logger';
 
 /**
@@ -14,12 +14,6 @@ import { debug } from './logger';
 const TRACE_ENABLED_ENV = 'POWERTOOLS_TRACE_ENABLED';
 const DEFAULT_DAEMON = '127.0.0.1:2000';
 const HEADER = '{"format":"json","version":1}\n';
-
-export interface TraceContext {
-  readonly traceId: string;
-  /** The subsegment new subsegments are nested under. */
-  readonly parentId: string;
-}
 
 /** The invocation's trace, from the header Lambda sets per invocation; undefined when not sampled or switched off. */
 export function invocationTrace(): TraceContext | undefined {
