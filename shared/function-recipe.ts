@@ -51,6 +51,8 @@ export interface FunctionRecipe {
   readonly identityActions: readonly CognitoAction[];
   /** Executions reserved for it, which are also its ceiling; the account's shared pool when absent. */
   readonly reservedConcurrency?: number;
+  /** Lambda samples its invocations into X-Ray (active tracing). */
+  readonly traced: boolean;
 }
 
 function frontDoorEnvironment(fn: DeployedFunction, secret: string | undefined): Record<string, string> {
@@ -81,11 +83,15 @@ export function functionRecipe(fn: DeployedFunction, facts: RunFacts): FunctionR
   const { identity } = facts;
   const reserved = reservedConcurrency(fn, facts.reservedFor);
   const legacy = legacyStatusIndex(fn, facts.legacyStatusIndex === true);
+  // Not the authorizer: an HTTP API passes it no trace, so each of its invocations is a trace of its own (one
+  // more $5 per million sampled), nearly always a cache hit with no call to show; a refusal or a failed lookup
+  // writes a line, and its duration is Lambda's Duration metric.
+  const traced = facts.tracing === true && fn.name !== 'authorizer';
   return {
     environment: {
       ...tableEnvironment(tablesUsedBy(fn.name), facts.tableName),
       ...functionEnvironment(facts.logLevel),
-      ...tracingEnvironment(facts.tracing === true),
+      ...tracingEnvironment(traced),
       ...(facts.stage ? { [STAGE_ENV]: facts.stage } : {}),
       ...frontDoorEnvironment(fn, facts.frontDoorSecret),
       // The account functions check the access token's issuer and audience again (defense in depth).
@@ -96,5 +102,6 @@ export function functionRecipe(fn: DeployedFunction, facts: RunFacts): FunctionR
     tables: [...TABLE_ACCESS[fn.name], ...legacy.tables],
     identityActions,
     ...(reserved !== undefined ? { reservedConcurrency: reserved } : {}),
+    traced,
   };
 }

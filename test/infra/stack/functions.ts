@@ -85,7 +85,7 @@ describe.each(STAGES)('%s stage functions', (stage) => {
       ...tableNames,
       POWERTOOLS_SERVICE_NAME: 'petstore',
       POWERTOOLS_LOG_LEVEL: LOG_SETTINGS[stage].level,
-      POWERTOOLS_TRACE_ENABLED: String(stage !== 'dev'),
+      POWERTOOLS_TRACE_ENABLED: String(stage !== 'dev' && name !== 'authorizer'),
       POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
       // The metrics' Stage dimension.
       PETSTORE_STAGE: stage,
