@@ -5,6 +5,7 @@ import { NODEJS_BUNDLING } from '#lib/petstore-function';
 import { STAGES, type StageName } from '#shared/stages';
 import { IDENTITY_ACCESS } from '#shared/accounts';
 import { TABLE_ACCESS, type FunctionName } from '#shared/table-access';
+import { logSourcesOf } from '../../../scripts/logs/lines';
 import {
   functionNamed,
   grants,
@@ -220,4 +221,14 @@ it('NodejsFunction bundles with lib/bundling.ts: minified CommonJS for node24 wi
     esbuildArgs: { '--tree-shaking': 'true' },
     forceDockerBundling: false,
   });
+});
+
+it("npm run logs finds every deployed function's log group and each API's access log in the stack by its logical id", () => {
+  const groups = [...resourcesOfType(templateOf('dev'), 'AWS::Logs::LogGroup').keys()].map((logicalId) => ({
+    logicalId,
+    physicalId: `PetStore-dev-${logicalId}`,
+    type: 'AWS::Logs::LogGroup',
+  }));
+  const sources = logSourcesOf(groups).map((source) => source.name);
+  expect(sources.sort()).toEqual([...DEPLOYED_FUNCTIONS.map((fn) => fn.name), 'pets-api', 'messages-api', 'account-api'].sort());
 });
