@@ -17,10 +17,10 @@ function threshold(): number {
 export const isLogged = (level: LogLevel): boolean => RANK[level] >= threshold();
 
 /**
- * The sink every line goes through (exposed so tests can capture it). Our own JSON lines in Powertools
- * Logger's shape rather than Powertools Logger itself: now that INFO writes one line per request, loading
- * it would cost every cold start's first request about half a bare node start (measured with the
- * bundles of lib/bundling.ts); these lines cost nothing to load. Never log keys, Authorization headers or bodies.
+ * The sink every line goes through (exposed so tests can capture it). Our own JSON lines rather than Powertools
+ * Logger: every invocation writes a line, so the library would load in every cold start, and `npm run bench`
+ * (part 1, its reference row beside ours) measures what that costs; these lines cost nothing to load. Never log
+ * keys, Authorization headers or bodies.
  */
 export interface LogSink {
   readonly console: Console;

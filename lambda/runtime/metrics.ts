@@ -15,10 +15,9 @@ import { SERVICE_NAME, STAGE_ENV } from '#shared/function-settings';
 import { currentScope } from './request-scope';
 
 /**
- * A small embedded-metric-format writer instead of Powertools Metrics: the same JSON lines, which CloudWatch
- * turns into metrics with no API call, but nothing to load. Powertools Metrics' bundle added about a sixth of
- * a bare node start to every cold start (measured with lib/bundling.ts's options), for code that writes one
- * line per request. Spec: https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html
+ * A small embedded-metric-format writer instead of Powertools Metrics: the same JSON, which CloudWatch turns into
+ * metrics with no API call, but nothing to load (`npm run bench`, part 1, its reference row beside ours).
+ * Spec: https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html
  */
 interface Directive {
   Namespace: string;

@@ -4,8 +4,8 @@ import { debug } from './logger';
 
 /**
  * X-Ray subsegments sent straight to the Lambda X-Ray daemon over UDP, as the X-Ray SDK does in Lambda, but
- * without it: Powertools Tracer (which loads aws-xray-sdk-core) added nearly a whole bare node start to every
- * cold start (measured with lib/bundling.ts's options), beyond the bench budget for functions already near it.
+ * without it: Powertools Tracer loads aws-xray-sdk-core into every cold start (`npm run bench`, part 1, its
+ * reference row beside ours), beyond the bench budget for functions already near it.
  * Lambda itself records the invocation's segment; this adds, under it, one subsegment for the operation
  * (annotated with the API Gateway request id, so the client's `apigw-requestid` finds the trace) and one per
  * DynamoDB or Cognito call. Nothing is sent unless Lambda sampled the invocation and the stage leaves
