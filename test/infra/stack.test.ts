@@ -7,3 +7,4 @@ import './stack/functions';
 import './stack/data-and-operations';
 import './stack/portal';
 import './stack/edge';
+import './stack/throttle-sums';
