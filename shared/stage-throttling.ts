@@ -68,9 +68,8 @@ export const STAGE_THROTTLING: Record<StageName, StageThrottling> = {
     messages: { defaultRoute: { rateLimit: 50, burstLimit: 100 }, routes: sideRoutes({ rateLimit: 10, burstLimit: 20 }) },
     account: { defaultRoute: { rateLimit: 50, burstLimit: 100 }, routes: {} },
   },
-  // Sized to an account at Lambda's default quotas (1,000 concurrent executions, 10 × that in invocations/s, two
-  // invocations per request): every route of pets and messages at its limit is ≈ 4,900 requests/s, ≈ 9,800
-  // invocations/s. createPet stays at a quarter of the 4,000 writes/s a new on-demand table takes, and its
+  // Every route at its limit is 6,100 requests/s and 10,800 Lambda invocations/s (two a request behind the Lambda
+  // authorizer), 800 over an account at Lambda's default quotas: docs/capacity.md. createPet stays at a quarter of the 4,000 writes/s a new on-demand table takes, and its
   // burst at one second of its rate, which its reserved concurrency is sized for (shared/function-settings.ts).
   prod: {
     pets: {
