@@ -31,17 +31,8 @@ export interface RunFacts {
   readonly stage?: string;
 }
 
-/**
- * Powertools Tracer's own switches, so the runtime tracer follows the stage without a variable of ours. Responses
- * are never recorded in a trace: createAccountKey's carries a newly issued API key in clear.
- */
+/** Powertools Tracer's switch, so the runtime tracer follows the stage without a variable of ours. */
 export const TRACE_ENABLED_ENV = 'POWERTOOLS_TRACE_ENABLED';
-export const TRACER_CAPTURE_RESPONSE_ENV = 'POWERTOOLS_TRACER_CAPTURE_RESPONSE';
-
-const tracingEnvironment = (tracing: boolean): Record<string, string> => ({
-  [TRACE_ENABLED_ENV]: String(tracing),
-  [TRACER_CAPTURE_RESPONSE_ENV]: 'false',
-});
 
 export interface FunctionRecipe {
   readonly environment: Readonly<Record<string, string>>;
@@ -83,15 +74,13 @@ export function functionRecipe(fn: DeployedFunction, facts: RunFacts): FunctionR
   const { identity } = facts;
   const reserved = reservedConcurrency(fn, facts.reservedFor);
   const legacy = legacyStatusIndex(fn, facts.legacyStatusIndex === true);
-  // Not the authorizer: an HTTP API passes it no trace, so each of its invocations is a trace of its own (one
-  // more $5 per million sampled), nearly always a cache hit with no call to show; a refusal or a failed lookup
-  // writes a line, and its duration is Lambda's Duration metric.
+  // Not the authorizer: each of its invocations would be a trace of its own, nearly always a cache hit (docs/operations.md).
   const traced = facts.tracing === true && fn.name !== 'authorizer';
   return {
     environment: {
       ...tableEnvironment(tablesUsedBy(fn.name), facts.tableName),
       ...functionEnvironment(facts.logLevel),
-      ...tracingEnvironment(traced),
+      [TRACE_ENABLED_ENV]: String(traced),
       ...(facts.stage ? { [STAGE_ENV]: facts.stage } : {}),
       ...frontDoorEnvironment(fn, facts.frontDoorSecret),
       // The account functions check the access token's issuer and audience again (defense in depth).

@@ -46,11 +46,6 @@ export function metricsPublished(): boolean {
   return process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
 }
 
-// A count outside a request (a script): a document of its own, straight to stdout.
-const emit = (document: Record<string, unknown>): void => {
-  if (metricsPublished()) process.stdout.write(`${JSON.stringify(document)}\n`);
-};
-
 export interface RequestMeasurement {
   readonly operation: string;
   readonly outcome: Outcome;
@@ -100,22 +95,7 @@ export function requestMetrics(measured: RequestMeasurement): Record<string, unk
 
 type DimensionsOf<M extends BusinessMetric> = M extends 'PetsCreated' ? { readonly status: string } : Record<string, never>;
 
-/**
- * A business count, where the handler knows it (`count('PetsCreated', { status })`). Published with its
- * request's metrics, in the same line; outside a request (a script, a test), on a line of its own.
- */
+/** A business count, where the handler knows it (`count('PetsCreated', { status })`), published in its request's line. */
 export function count<M extends BusinessMetric>(name: M, dimensions: DimensionsOf<M>, value = 1): void {
-  if (value === 0) return;
-  const scope = currentScope();
-  if (scope) {
-    scope.counts.push({ name, dimensions, value });
-    return;
-  }
-  const definition = BUSINESS_METRICS[name];
-  emit({
-    _aws: { Timestamp: Date.now(), CloudWatchMetrics: [directive(definition, [definition.dimensions])] },
-    ...baseDimensions(),
-    ...dimensions,
-    [definition.name]: value,
-  });
+  if (value !== 0) currentScope()?.counts.push({ name, dimensions, value });
 }

@@ -1,13 +1,8 @@
 /**
- * `npm run logs` (scripts/logs.ts): a deployed stage's function logs (and, with `--api`, an API's access log),
- * one compact line per event, oldest first across the log groups, printed page by page as CloudWatch Logs
- * answers. The log groups are found in the stack (scripts/logs/lines.ts), in the region `cdk deploy` used.
- *
- * `--follow` asks FilterLogEvents again every few seconds rather than opening a Live Tail session
- * (StartLiveTail): Live Tail samples a session down to 500 events a second, which a stage at its throttles
- * exceeds many times over, takes at most 10 log groups per session (a stage has 15) and only by ARN, and needs
- * a second call and permission. FilterLogEvents' quota (5 requests/s per account and Region) is shared with every
- * other reader, so every call is paced and a throttled one waits and is made again.
+ * `npm run logs` (scripts/logs.ts): a stage's log lines, oldest first across its log groups (scripts/logs/lines.ts),
+ * printed page by page. `--follow` polls FilterLogEvents rather than opening a Live Tail session: Live Tail samples
+ * down to 500 events a second (a stage at its throttles writes far more), takes at most 10 log groups (a stage has
+ * 15), by ARN only, and needs a second permission.
  */
 import {
   CloudWatchLogsClient,
@@ -46,7 +41,6 @@ Options:
 ${TARGET_USAGE}
   --help`;
 
-/** What the command waits with: the system's clock, or a test's. */
 export interface Clock {
   now(): number;
   sleep(ms: number): Promise<void>;
@@ -56,15 +50,13 @@ const SYSTEM_CLOCK: Clock = { now: () => Date.now(), sleep: (ms) => new Promise(
 /** At most 2 of FilterLogEvents' 5 requests/s, then twice the gap after each "Rate exceeded", up to 30 s. */
 export const CALL_GAP_MS = 500;
 const MAX_CALL_GAP_MS = 30_000;
-/** How long --follow waits between rounds; each round is at least one call per log group. */
 const FOLLOW_INTERVAL_MS = 2_000;
 /** Events reach CloudWatch Logs seconds after their timestamp: each --follow round looks this far back again. */
 const LATE_ARRIVAL_MS = 60_000;
 
 /**
- * FilterLogEvents, one call at a time, CALL_GAP_MS apart; a ThrottlingException doubles the gap and the same call
- * is made again (never given up: another reader's share slows this command down, it does not end it), a success
- * halves the gap back. The SDK's own retries are off, or they would spend the shared quota at once.
+ * FilterLogEvents, whose quota other readers share, CALL_GAP_MS apart; "Rate exceeded" doubles the gap and the call
+ * is made again (never given up), a success halves it back. The SDK's own retries would spend the quota at once: off.
  */
 function pacedFilter(logs: CloudWatchLogsClient, clock: Clock): (input: FilterLogEventsCommandInput) => Promise<Page> {
   let gap = CALL_GAP_MS;
@@ -75,42 +67,33 @@ function pacedFilter(logs: CloudWatchLogsClient, clock: Clock): (input: FilterLo
       try {
         const page = await logs.send(new FilterLogEventsCommand(input));
         gap = Math.max(CALL_GAP_MS, gap / 2);
-        next = clock.now() + gap;
         return page;
       } catch (error) {
         if (!(error instanceof Error && error.name === 'ThrottlingException')) throw error;
         gap = Math.min(MAX_CALL_GAP_MS, gap * 2);
-        next = clock.now() + gap;
         console.error(`(CloudWatch Logs: ${error.message}; next call in ${gap / 1000} s)`);
+      } finally {
+        next = clock.now() + gap;
       }
     }
   };
 }
 
-interface Timed {
-  readonly id: string;
-  readonly timestamp: number;
-  readonly print: () => string;
-}
+type Timed = { readonly id: string; readonly timestamp: number; readonly raw: string; readonly source: string };
 
 /** One log group's events since `startTime`, page by page as they arrive. */
 async function* eventsOf(
   filter: (input: FilterLogEventsCommandInput) => Promise<Page>,
   source: LogSource,
   startTime: number,
-  filterPattern: string | undefined,
-  json: boolean,
+  filterPattern?: string,
 ): AsyncGenerator<Timed> {
   let nextToken: string | undefined;
   try {
     do {
       const page = await filter({ logGroupName: source.logGroupName, startTime, filterPattern, nextToken });
-      for (const event of page.events ?? []) {
-        const timestamp = event.timestamp ?? 0;
-        const line = () => shapeLogEvent(source.name, event);
-        const id = event.eventId ?? `${source.logGroupName}/${event.logStreamName ?? ''}/${timestamp}/${event.message ?? ''}`;
-        yield { id, timestamp, print: () => (json ? JSON.stringify(line()) : formatLogLine(line())) };
-      }
+      for (const { eventId, timestamp = 0, message: raw = '', logStreamName } of page.events ?? [])
+        yield { id: eventId ?? `${source.logGroupName}/${logStreamName ?? ''}/${timestamp}/${raw}`, timestamp, raw, source: source.name };
       nextToken = page.nextToken;
     } while (nextToken);
   } catch (error) {
@@ -124,16 +107,16 @@ async function* eventsOf(
 async function* merged(streams: AsyncGenerator<Timed>[]): AsyncGenerator<Timed> {
   const heads: IteratorResult<Timed>[] = [];
   for (const stream of streams) heads.push(await stream.next());
-  for (;;) {
-    let first = -1;
-    heads.forEach((head, index) => {
-      const best = heads[first];
-      if (!head.done && (!best || best.done || head.value.timestamp < best.value.timestamp)) first = index;
-    });
+  for (let first = 0; first >= 0;) {
+    first = heads.reduce(
+      (best, head, index) => (!head.done && (best < 0 || head.value.timestamp < (heads[best]?.value as Timed).timestamp) ? index : best),
+      -1,
+    );
     const head = heads[first];
-    if (!head || head.done) return;
-    yield head.value;
-    heads[first] = await (streams[first] as AsyncGenerator<Timed>).next();
+    if (head && !head.done) {
+      yield head.value;
+      heads[first] = await (streams[first] as AsyncGenerator<Timed>).next();
+    }
   }
 }
 
@@ -184,16 +167,16 @@ export async function logsCommand(argv: string[], clock: Clock = SYSTEM_CLOCK, u
   // A request id is a quoted term: it matches wherever the id appears, in any shape of line. With --filter too, it is checked here.
   const requestId = values['request-id'];
   const filterPattern = values.filter ?? (requestId === undefined ? undefined : `"${requestId}"`);
-  const wantedEvent = (event: Timed) => values.filter === undefined || requestId === undefined || event.print().includes(requestId);
+  const wanted = (event: Timed) => values.filter === undefined || requestId === undefined || event.raw.includes(requestId);
 
   const target = await stageTarget(values.stage, { region: values.region, profile: values.profile });
-  const wanted = new Set<string>([
+  const named = new Set<string>([
     ...(functions.length > 0 || apis.length > 0 ? functions : DEPLOYED_FUNCTIONS.map((fn) => fn.name)),
     ...apis.map((api) => accessLogSourceOf(api as ApiName)),
   ]);
-  const sources = logSourcesOf(await stackResources(values.stage, target)).filter((source) => wanted.has(source.name));
+  const sources = logSourcesOf(await stackResources(values.stage, target)).filter((source) => named.has(source.name));
   if (sources.length === 0) {
-    console.error(`the stack has no log group for ${[...wanted].join(', ')}; is it deployed from this version?`);
+    console.error(`the stack has no log group for ${[...named].join(', ')}; is it deployed from this version?`);
     return 1;
   }
   console.error(`${sources.length} log group${sources.length > 1 ? 's' : ''}, since ${new Date(startTime).toISOString()}`);
@@ -202,11 +185,12 @@ export async function logsCommand(argv: string[], clock: Clock = SYSTEM_CLOCK, u
   const filter = pacedFilter(logs, clock);
   const seen = new Map<string, number>();
   const printNew = async (since: number) => {
-    for await (const event of merged(sources.map((source) => eventsOf(filter, source, since, filterPattern, values.json)))) {
-      if (seen.has(event.id) || !wantedEvent(event)) continue;
+    for await (const event of merged(sources.map((source) => eventsOf(filter, source, since, filterPattern)))) {
+      if (seen.has(event.id) || !wanted(event)) continue;
       // Only --follow looks at a window again; without it nothing is held but a page per group.
       if (values.follow) seen.set(event.id, event.timestamp);
-      console.log(event.print());
+      const line = shapeLogEvent(event.source, { timestamp: event.timestamp, message: event.raw });
+      console.log(values.json ? JSON.stringify(line) : formatLogLine(line));
     }
   };
   try {

@@ -80,7 +80,6 @@ const REPEATED_FIELDS = new Set([
   'type',
   'requestId',
   'function_request_id',
-  // The function's operation: the source already names it.
   'Operation',
   'service',
   'function_name',

@@ -87,7 +87,6 @@ describe.each(STAGES)('%s stage functions', (stage) => {
       POWERTOOLS_SERVICE_NAME: 'petstore',
       POWERTOOLS_LOG_LEVEL: LOG_SETTINGS[stage].level,
       POWERTOOLS_TRACE_ENABLED: String(stage !== 'dev' && name !== 'authorizer'),
-      POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
       // The metrics' Stage dimension.
       PETSTORE_STAGE: stage,
       // The account API's functions: the user pool's issuer and the portal client, checked again on every call.
