@@ -2,11 +2,13 @@
  * Part 1: cold start. Every deployed function is bundled exactly as the stack bundles it
  * (lib/bundling.ts), then timed as a fresh `node` process that imports the bundle — which runs all of
  * its module-scope work (SDK clients, schemas, middleware) — against a bare `node -e 0`, interleaved
- * so that machine noise hits every row alike.
+ * so that machine noise hits every row alike. Each process also reports the CPU time it used (all its
+ * threads), steadier than wall time on a busy machine. Reference rows: a straightforward handler, and
+ * each Powertools library we write our own of (bench/reference/), beside ours doing the same.
  */
 import { build, type BuildOptions } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { LAMBDA_BUNDLE_FILE, LAMBDA_BUNDLE_OPTIONS } from '#lib/bundling';
@@ -20,8 +22,9 @@ import { kib, median, ms } from './stats';
 export const COLD_START_BUDGET_RATIO = 2.5;
 export const COLD_START_AIM_RATIO = 2.0;
 const PROJECT_ROOT = resolve(import.meta.dirname, '..');
-const REFERENCE_ENTRY = 'bench/reference/straightforward-handler.ts';
 const BARE = 'bare node (node -e 0)';
+/** Preloaded into every measured process: prints its CPU time (user + system, µs) on stderr as it exits. */
+const CPU_REPORT = "process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write('\\ncpu '+(u.user+u.system)+'\\n')})";
 
 /**
  * What Lambda's environment holds at start-up (region, the execution role's credentials as
@@ -48,6 +51,7 @@ function lambdaLikeEnvironment(functionName: string): Record<string, string> {
 
 interface Subject {
   readonly label: string;
+  /** What node runs: a bundle, or `-e 0`. */
   readonly args: readonly string[];
   readonly env: Record<string, string>;
   readonly bundle?: { readonly raw: number; readonly gzip: number };
@@ -80,13 +84,39 @@ function straightforwardOptions(): BuildOptions {
   };
 }
 
-function timeOnce(subject: Subject, cwd: string): number {
+/** Wall time from spawn to exit, and the CPU time the process reported, in ms. */
+function timeOnce(subject: Subject, cwd: string, preload: string): { wall: number; cpu: number } {
   const started = performance.now();
-  const result = spawnSync(process.execPath, subject.args, { cwd, env: subject.env, stdio: ['ignore', 'ignore', 'pipe'] });
-  const elapsed = performance.now() - started;
-  if (result.status !== 0) throw new Error(`${subject.label} exited with ${result.status}: ${result.stderr.toString().slice(0, 2_000)}`);
-  return elapsed;
+  const result = spawnSync(process.execPath, ['--require', preload, ...subject.args], {
+    cwd,
+    env: subject.env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const wall = performance.now() - started;
+  const stderr = result.stderr.toString();
+  const cpu = /\ncpu (\d+)\n/.exec(stderr)?.[1];
+  if (result.status !== 0 || cpu === undefined) throw new Error(`${subject.label} exited with ${result.status}: ${stderr.slice(0, 2_000)}`);
+  return { wall, cpu: Number(cpu) / 1_000 };
 }
+
+/** The reference rows: entry, bundle options and file name; the Powertools rows bundle as our functions do. */
+const REFERENCES: readonly { label: string; entry: string; options: () => BuildOptions; file: string }[] = [
+  { label: 'straightforward getPet', entry: 'straightforward-handler', options: straightforwardOptions, file: 'index.mjs' },
+  { label: 'Powertools Logger, one line', entry: 'powertools-logger', options: () => LAMBDA_BUNDLE_OPTIONS, file: LAMBDA_BUNDLE_FILE },
+  {
+    label: 'Powertools Metrics, one document',
+    entry: 'powertools-metrics',
+    options: () => LAMBDA_BUNDLE_OPTIONS,
+    file: LAMBDA_BUNDLE_FILE,
+  },
+  { label: 'Powertools Tracer, set up', entry: 'powertools-tracer', options: () => LAMBDA_BUNDLE_OPTIONS, file: LAMBDA_BUNDLE_FILE },
+  {
+    label: 'our logger, metrics and tracer, the same',
+    entry: 'own-telemetry',
+    options: () => LAMBDA_BUNDLE_OPTIONS,
+    file: LAMBDA_BUNDLE_FILE,
+  },
+];
 
 export interface ColdStartResult {
   readonly table: Table;
@@ -104,35 +134,42 @@ export async function runColdStart(workDir: string, runs: number): Promise<ColdS
       };
       return { label: name, args: [output.file], env, bundle: output } satisfies Subject;
     }),
-    (async () => {
-      const output = await bundle(REFERENCE_ENTRY, join(workDir, 'reference'), straightforwardOptions(), 'index.mjs');
-      const env = { ...lambdaLikeEnvironment('reference'), PETS_TABLE_NAME: 'PetStore-bench-pets' };
-      return { label: 'reference: straightforward getPet', args: [output.file], env, bundle: output, reference: true } satisfies Subject;
-    })(),
+    ...REFERENCES.map(async ({ label, entry, options, file }) => {
+      const output = await bundle(`bench/reference/${entry}.ts`, join(workDir, entry), options(), file);
+      const env = { ...lambdaLikeEnvironment(entry), PETS_TABLE_NAME: 'PetStore-bench-pets' };
+      return { label: `reference: ${label}`, args: [output.file], env, bundle: output, reference: true } satisfies Subject;
+    }),
   ]);
   subjects.push(...built);
 
+  const preload = join(workDir, 'cpu-report.cjs');
+  writeFileSync(preload, CPU_REPORT);
   // One unmeasured round fills the OS file cache, then every run times each subject once, in turn.
-  for (const subject of subjects) timeOnce(subject, workDir);
-  const samples = new Map<Subject, number[]>(subjects.map((subject) => [subject, []]));
+  for (const subject of subjects) timeOnce(subject, workDir, preload);
+  const samples = new Map<Subject, { wall: number; cpu: number }[]>(subjects.map((subject) => [subject, []]));
   for (let run = 0; run < runs; run++) {
-    for (const subject of subjects) samples.get(subject)?.push(timeOnce(subject, workDir));
+    for (const subject of subjects) samples.get(subject)?.push(timeOnce(subject, workDir, preload));
   }
 
-  const bare = median(samples.get(subjects[0] as Subject) ?? []);
+  const medians = (subject: Subject) => {
+    const measured = samples.get(subject) ?? [];
+    return { wall: median(measured.map((one) => one.wall)), cpu: median(measured.map((one) => one.cpu)) };
+  };
+  const bare = medians(subjects[0] as Subject);
   const rows = subjects.map((subject) => {
-    const time = median(samples.get(subject) ?? []);
+    const { wall, cpu } = medians(subject);
     return {
       subject,
-      time,
-      ratio: time / bare,
+      ratio: wall / bare.wall,
       cells: [
         subject.label,
         subject.bundle ? kib(subject.bundle.raw) : '–',
         subject.bundle ? kib(subject.bundle.gzip) : '–',
-        ms(time),
-        `+${ms(time - bare)}`,
-        `${(time / bare).toFixed(2)}×`,
+        ms(wall),
+        `+${ms(wall - bare.wall)}`,
+        `${(wall / bare.wall).toFixed(2)}×`,
+        ms(cpu),
+        `+${ms(cpu - bare.cpu)}`,
       ],
     };
   });
@@ -147,8 +184,8 @@ export async function runColdStart(workDir: string, runs: number): Promise<ColdS
   return {
     table: {
       title: 'Cold start (fresh node process loading the production bundle)',
-      note: `Median of ${runs} interleaved runs each, process spawn to exit; bundles built with lib/bundling.ts.`,
-      columns: ['function', 'bundle', 'gzip', 'median ms', 'over bare', 'ratio to bare'],
+      note: `Median of ${runs} interleaved runs each, process spawn to exit; CPU: user + system time the process reported at exit. Bundles built with lib/bundling.ts.`,
+      columns: ['function', 'bundle', 'gzip', 'median ms', 'over bare', 'ratio to bare', 'CPU ms', 'CPU over bare'],
       rows: rows.map((row) => row.cells),
     },
     checks,

@@ -118,7 +118,7 @@ export class PetStoreFunction extends Construct {
       applicationLogLevelV2: ApplicationLogLevel[config.logLevel],
       systemLogLevelV2: SystemLogLevel[config.systemLogLevel],
       // Lambda grants X-Ray's write actions on `*` itself: they have no resource-level permissions.
-      tracing: config.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
+      tracing: recipe.traced ? Tracing.ACTIVE : Tracing.DISABLED,
       // A write route's storm of throttled calls then takes at most this many executions from the account.
       // Reserved concurrency belongs to the function, not a version: during a shift both versions share it.
       ...(recipe.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: recipe.reservedConcurrency } : {}),
@@ -127,7 +127,7 @@ export class PetStoreFunction extends Construct {
       depsLockFilePath: join(projectRoot, 'package-lock.json'),
       bundling: NODEJS_BUNDLING,
     });
-    if (config.tracing) {
+    if (recipe.traced) {
       Validations.of(this.role).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',
         reason: 'xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',

@@ -29,17 +29,8 @@ export interface RunFacts {
   readonly stage?: string;
 }
 
-/**
- * Powertools Tracer's own switches, so the runtime tracer follows the stage without a variable of ours. Responses
- * are never recorded in a trace: createAccountKey's carries a newly issued API key in clear.
- */
+/** Powertools Tracer's switch, so the runtime tracer follows the stage without a variable of ours. */
 export const TRACE_ENABLED_ENV = 'POWERTOOLS_TRACE_ENABLED';
-export const TRACER_CAPTURE_RESPONSE_ENV = 'POWERTOOLS_TRACER_CAPTURE_RESPONSE';
-
-const tracingEnvironment = (tracing: boolean): Record<string, string> => ({
-  [TRACE_ENABLED_ENV]: String(tracing),
-  [TRACER_CAPTURE_RESPONSE_ENV]: 'false',
-});
 
 export interface FunctionRecipe {
   readonly environment: Readonly<Record<string, string>>;
@@ -49,6 +40,8 @@ export interface FunctionRecipe {
   readonly identityActions: readonly CognitoAction[];
   /** Executions reserved for it, which are also its ceiling; the account's shared pool when absent. */
   readonly reservedConcurrency?: number;
+  /** Lambda samples its invocations into X-Ray (active tracing). */
+  readonly traced: boolean;
 }
 
 function frontDoorEnvironment(fn: DeployedFunction, secret: string | undefined): Record<string, string> {
@@ -69,11 +62,13 @@ export function functionRecipe(fn: DeployedFunction, facts: RunFacts): FunctionR
   const identityActions = IDENTITY_ACCESS[fn.name] ?? [];
   const { identity } = facts;
   const reserved = reservedConcurrency(fn, facts.reservedFor);
+  // Not the authorizer: each of its invocations would be a trace of its own, nearly always a cache hit (docs/operations.md).
+  const traced = facts.tracing === true && fn.name !== 'authorizer';
   return {
     environment: {
       ...tableEnvironment(tablesUsedBy(fn.name), facts.tableName),
       ...functionEnvironment(facts.logLevel),
-      ...tracingEnvironment(facts.tracing === true),
+      [TRACE_ENABLED_ENV]: String(traced),
       ...(facts.stage ? { [STAGE_ENV]: facts.stage } : {}),
       ...frontDoorEnvironment(fn, facts.frontDoorSecret),
       // The account functions check the access token's issuer and audience again (defense in depth).
@@ -83,5 +78,6 @@ export function functionRecipe(fn: DeployedFunction, facts: RunFacts): FunctionR
     tables: TABLE_ACCESS[fn.name],
     identityActions,
     ...(reserved !== undefined ? { reservedConcurrency: reserved } : {}),
+    traced,
   };
 }

@@ -40,19 +40,19 @@ async function authorize(event: APIGatewayRequestAuthorizerEventV2): Promise<Res
   try {
     return resolved(await resolver.resolve(bearer.key));
   } catch (error) {
-    await log('warn', 'API key lookup failed', {
-      operation: 'authorizer',
-      requestId: event.requestContext.requestId,
-      errorName: error instanceof Error ? error.name : typeof error,
-    });
+    await log('warn', 'API key lookup failed', { errorName: error instanceof Error ? error.name : typeof error });
     return resolved({ authenticated: false, reason: 'unavailable' });
   }
 }
 
-/** Its metrics and INFO line: an anonymous caller is a client error by its reason, a failed lookup ours. */
+/**
+ * A line (and metrics) only for a caller it could not admit: an anonymous caller is a client error by its reason,
+ * a failed lookup ours. An admitted caller writes nothing: that line would double a keyed request's log bytes,
+ * and the function's line, Lambda's Invocations and Duration of the authorizer already say it happened.
+ */
 export const handler = observed('authorizer', authorize, (result) => {
   const context = result?.context;
   if (!context) return { outcome: 'server_error', code: 'internal_error' };
-  if (context.authenticated) return { outcome: 'success' };
+  if (context.authenticated) return undefined;
   return { outcome: context.reason === 'unavailable' ? 'server_error' : 'client_error', code: context.reason };
 });

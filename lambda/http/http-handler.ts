@@ -68,7 +68,7 @@ export function httpHandler<const Spec extends OperationSpec>(
       .use(named('jsonBody', jsonBody()));
   handler
     .use(named('addHeaders', addHeaders(spec.headers ?? {})))
-    .use(named('mapErrors', mapErrors(spec.operationId)))
+    .use(named('mapErrors', mapErrors()))
     .handler(async (event) => {
       // The check matches CallerOf<Spec> by construction; TypeScript cannot narrow a conditional type on a value.
       const caller = (forAccounts ? accountOf(event) : callerOf(event)) as CallerOf<Spec>;
@@ -79,12 +79,13 @@ export function httpHandler<const Spec extends OperationSpec>(
   // Outside Middy, so that the request scope (ids in every line) spans all of it, error mapping included.
   // Middy types its event as the normalisers' output; the gateway sends a payload 2.0 event.
   const invoke = handler as unknown as (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse>;
-  return observed(spec.operationId, invoke, (response, scope, event) => {
+  return observed(spec.operationId, invoke, (response, event) => {
     // No response: mapErrors itself failed, and Lambda answers the gateway's 500.
     const status = response?.statusCode ?? 500;
-    const code = status >= 400 ? (scope.code ?? 'internal_error') : undefined;
-    const fields = { method: event.requestContext.http.method, route: event.routeKey, path: event.rawPath, status };
-    return { outcome: outcomeOf(status), code, fields };
+    // The error's code, from the answer itself (mapErrors wrote it into the Error body).
+    const code = status >= 400 ? (/"code":"([^"]+)"/.exec(response?.body ?? '')?.[1] ?? 'internal_error') : undefined;
+    // `statusCode`, not `status`: the line is also the metrics document, where `status` is PetsCreated's dimension.
+    return { outcome: outcomeOf(status), code, fields: { path: event.rawPath, statusCode: status } };
   });
 }
 

@@ -1,4 +1,3 @@
-import { SERVICE_NAME } from '#shared/function-settings';
 import { currentScope } from './request-scope';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -18,10 +17,10 @@ function threshold(): number {
 export const isLogged = (level: LogLevel): boolean => RANK[level] >= threshold();
 
 /**
- * The sink every line goes through (exposed so tests can capture it). Our own JSON lines in Powertools
- * Logger's shape rather than Powertools Logger itself: now that INFO writes one line per request, loading
- * it would cost every cold start's first request about half a bare node start (measured with the
- * bundles of lib/bundling.ts); these lines cost nothing to load. Never log keys, Authorization headers or bodies.
+ * The sink every line goes through (exposed so tests can capture it). Our own JSON lines rather than Powertools
+ * Logger: every invocation writes a line, so the library would load in every cold start, and `npm run bench`
+ * (part 1, its reference row beside ours) measures what that costs; these lines cost nothing to load. Never log
+ * keys, Authorization headers or bodies.
  */
 export interface LogSink {
   readonly console: Console;
@@ -56,31 +55,37 @@ async function serialised(fields: Record<string, unknown>): Promise<Record<strin
   return out;
 }
 
-/** What ties a line to its request: Lambda's id, API Gateway's (the client's `apigw-requestid`), the trace. */
+/**
+ * What ties a line to its request: the operation (under its metric dimension's name, so the request line, which
+ * is also the metrics document, carries it once), Lambda's id, API Gateway's (the client's `apigw-requestid`), the
+ * trace. No service, function name or cold-start flag: the log group says the first two, `ColdStarts` the last.
+ */
 function correlation(): Record<string, unknown> {
   const scope = currentScope();
   if (!scope) return {};
   return {
-    operation: scope.operation,
-    cold_start: scope.coldStart,
+    Operation: scope.operation,
     function_request_id: scope.awsRequestId,
     ...(scope.apigwRequestId === undefined ? {} : { apigw_request_id: scope.apigwRequestId }),
     ...(scope.trace === undefined ? {} : { xray_trace_id: scope.trace.traceId }),
   };
 }
 
-function write(level: LogLevel, message: string, fields: Record<string, unknown>): void {
-  const line = {
-    level: level.toUpperCase(),
-    message,
-    timestamp: new Date().toISOString(),
-    service: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME,
-    ...(process.env.AWS_LAMBDA_FUNCTION_NAME === undefined ? {} : { function_name: process.env.AWS_LAMBDA_FUNCTION_NAME }),
-    ...correlation(),
-    ...fields,
-  };
+/**
+ * Writes a line whatever the level. `level` and an RFC 3339 `timestamp` are what Lambda's log-level filtering
+ * reads (a line without either counts as INFO).
+ */
+export function write(level: LogLevel, message: string, fields: Record<string, unknown>): void {
+  const line = { level: level.toUpperCase(), message, timestamp: new Date().toISOString(), ...correlation(), ...fields };
   sinkOf().console[level](JSON.stringify(line));
 }
+
+/**
+ * The level for a line no configured level may drop (the request line carries the metrics): `level`, or the
+ * configured one when higher, since Lambda drops application lines below the function's level.
+ */
+export const kept = (level: LogLevel): LogLevel =>
+  (['error', 'warn', 'info', 'debug'] as const).find((candidate) => RANK[candidate] <= Math.max(threshold(), RANK[level])) ?? level;
 
 /** Awaited by callers on failure paths: a line written after the invocation returns could be lost when Lambda freezes it. */
 export async function log(level: LogLevel, message: string, fields: Record<string, unknown> = {}): Promise<void> {

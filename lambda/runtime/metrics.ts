@@ -16,10 +16,9 @@ import { SERVICE_NAME, STAGE_ENV } from '#shared/function-settings';
 import { currentScope } from './request-scope';
 
 /**
- * A small embedded-metric-format writer instead of Powertools Metrics: the same JSON lines, which CloudWatch
- * turns into metrics with no API call, but nothing to load. Powertools Metrics' bundle added about a sixth of
- * a bare node start to every cold start (measured with lib/bundling.ts's options), for code that writes one
- * line per request. Spec: https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html
+ * A small embedded-metric-format writer instead of Powertools Metrics: the same JSON, which CloudWatch turns into
+ * metrics with no API call, but nothing to load (`npm run bench`, part 1, its reference row beside ours).
+ * Spec: https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html
  */
 interface Directive {
   Namespace: string;
@@ -42,16 +41,11 @@ const baseDimensions = (): Record<string, string> => ({
  * Powertools' switch, POWERTOOLS_METRICS_DISABLED, with its default turned round outside Lambda: the local
  * server would otherwise print a metrics document after every function's line; `false` turns them on there.
  */
-function enabled(): boolean {
+export function metricsPublished(): boolean {
   const disabled = process.env.POWERTOOLS_METRICS_DISABLED;
   if (disabled !== undefined) return disabled !== 'true';
   return process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
 }
-
-// Straight to stdout, never through the logger: metrics are published whatever the log level.
-const emit = (document: Record<string, unknown>): void => {
-  if (enabled()) process.stdout.write(`${JSON.stringify(document)}\n`);
-};
 
 export interface RequestMeasurement {
   readonly operation: string;
@@ -61,12 +55,14 @@ export interface RequestMeasurement {
   readonly latencyMs: number;
   readonly coldStart: boolean;
   readonly counts: readonly { name: string; dimensions: Readonly<Record<string, string>>; value: number }[];
-  /** Lambda's request id and the API Gateway one: not dimensions, but searchable in the line (Logs Insights). */
-  readonly properties: Readonly<Record<string, string>>;
 }
 
-/** One EMF line per request: its own metrics and any business count the operation reported. */
-export function emitRequestMetrics(measured: RequestMeasurement): void {
+/**
+ * A request's metrics and any business count the operation reported, as an EMF document: `_aws` names the
+ * metrics, the other members hold their values. EMF allows further members, so the request's log line is this
+ * document plus its own fields (lambda/runtime/observe.ts): one line, not two.
+ */
+export function requestMetrics(measured: RequestMeasurement): Record<string, unknown> {
   const { Requests, Errors, Latency, ColdStarts } = OPERATION_METRICS;
   const failed = measured.outcome !== 'success';
   const directives: Directive[] = [
@@ -84,40 +80,24 @@ export function emitRequestMetrics(measured: RequestMeasurement): void {
     directives.push(directive(definition, [definition.dimensions]));
     Object.assign(values, count.dimensions, { [definition.name]: count.value });
   }
-  emit({
+  return {
     _aws: { Timestamp: Date.now(), CloudWatchMetrics: directives },
     ...baseDimensions(),
     [OPERATION_DIMENSION]: measured.operation,
     [VERSION_DIMENSION]: process.env.AWS_LAMBDA_FUNCTION_VERSION ?? 'local',
     [OUTCOME_DIMENSION]: measured.outcome,
     ...(failed && measured.code !== undefined ? { [CODE_DIMENSION]: measured.code } : {}),
-    ...measured.properties,
     ...values,
     [Requests.name]: 1,
     [Errors.name]: failed ? 1 : 0,
     [Latency.name]: Math.round(measured.latencyMs * 100) / 100,
     [ColdStarts.name]: measured.coldStart ? 1 : 0,
-  });
+  };
 }
 
 type DimensionsOf<M extends BusinessMetric> = M extends 'PetsCreated' ? { readonly status: string } : Record<string, never>;
 
-/**
- * A business count, where the handler knows it (`count('PetsCreated', { status })`). Published with its
- * request's metrics, in the same line; outside a request (a script, a test), on a line of its own.
- */
+/** A business count, where the handler knows it (`count('PetsCreated', { status })`), published in its request's line. */
 export function count<M extends BusinessMetric>(name: M, dimensions: DimensionsOf<M>, value = 1): void {
-  if (value === 0) return;
-  const scope = currentScope();
-  if (scope) {
-    scope.counts.push({ name, dimensions, value });
-    return;
-  }
-  const definition = BUSINESS_METRICS[name];
-  emit({
-    _aws: { Timestamp: Date.now(), CloudWatchMetrics: [directive(definition, [definition.dimensions])] },
-    ...baseDimensions(),
-    ...dimensions,
-    [definition.name]: value,
-  });
+  if (value !== 0) currentScope()?.counts.push({ name, dimensions, value });
 }

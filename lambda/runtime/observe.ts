@@ -1,15 +1,15 @@
 import type { Context } from 'aws-lambda';
 import type { Outcome } from '#shared/metrics';
-import { debug, info } from './logger';
-import { emitRequestMetrics } from './metrics';
+import { debug, info, kept, write } from './logger';
+import { metricsPublished, requestMetrics } from './metrics';
 import { inScope, type RequestScope } from './request-scope';
 import { invocationTrace, startSubsegment } from './tracing';
 
-/** What a finished invocation says about itself, for its metrics, its INFO line and its trace. */
+/** What a finished invocation says about itself, for its line (log and metrics at once) and its trace. */
 export interface Verdict {
   readonly outcome: Outcome;
   readonly code?: string | undefined;
-  /** Fields for the request's INFO line (status, route …). */
+  /** Further fields for the request's line (path, status …). */
   readonly fields?: Readonly<Record<string, unknown>>;
 }
 
@@ -25,13 +25,14 @@ interface ApiGatewayEvent {
 
 /**
  * Wraps a function once (the handler factory, the authorizer): its invocations run in a request scope, so every
- * line of theirs carries the request ids; each ends with one EMF line (lambda/runtime/metrics.ts), one INFO line
- * and, when sampled, the operation's X-Ray subsegment annotated with the ids a client or a log line gives.
+ * line of theirs carries the request ids; each ends with one line that is both its log and its EMF metrics
+ * document (lambda/runtime/metrics.ts) and, when sampled, the operation's X-Ray subsegment annotated with the ids
+ * a client or a log line gives. A verdict of `undefined` writes no line (the authorizer's admitted callers).
  */
 export function observed<E extends ApiGatewayEvent, R>(
   operation: string,
   run: (event: E, context: Context) => Promise<R>,
-  verdict: (result: R | undefined, scope: RequestScope, event: E) => Verdict,
+  verdict: (result: R | undefined, event: E) => Verdict | undefined,
 ): (event: E, context?: Context) => Promise<R> {
   // `context` optional: the authorizer is also invoked bare (in tests) and needs none of its own.
   return (event, context) => {
@@ -60,11 +61,15 @@ export function observed<E extends ApiGatewayEvent, R>(
         return result;
       } finally {
         // Also when `run` throws (the authorizer's own failure, or a bug past mapErrors): Lambda then reports the error.
-        const { outcome, code, fields } = verdict(result, scope, event);
-        const latencyMs = performance.now() - scope.startedAt;
-        const ids = { function_request_id: awsRequestId, ...(apigwRequestId ? { apigw_request_id: apigwRequestId } : {}) };
-        emitRequestMetrics({ operation, outcome, code, latencyMs, coldStart, counts: scope.counts, properties: ids });
-        info('request', { ...fields, outcome, ...(code ? { code } : {}), latencyMs: Math.round(latencyMs * 100) / 100 });
+        const said = verdict(result, event);
+        const { outcome = 'success', code, fields } = said ?? {};
+        if (said) {
+          const latencyMs = performance.now() - scope.startedAt;
+          const { _aws, ...values } = requestMetrics({ operation, outcome, code, latencyMs, coldStart, counts: scope.counts });
+          // Raised to the configured level when that is higher: Lambda must not drop the metrics with the log.
+          if (metricsPublished()) write(kept('info'), 'request', { ...fields, ...values, _aws });
+          else info('request', { ...fields, ...values });
+        }
         subsegment?.end({
           annotations: {
             operation,

@@ -1,5 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { TraceContext } from './tracing';
+
+/** An X-Ray trace and the subsegment new subsegments are nested under (lambda/runtime/tracing.ts). */
+export interface TraceContext {
+  readonly traceId: string;
+  readonly parentId: string;
+}
 
 /**
  * What every log line, metric and trace of one invocation carries. Held in an AsyncLocalStorage rather
@@ -17,10 +22,8 @@ export interface RequestScope {
   readonly startedAt: number;
   /** Epoch ms by which every call to a dependency must end, so the answer still fits in Lambda's time (observe.ts). */
   readonly deadline: number;
-  /** The X-Ray trace and the operation's subsegment, when the invocation is sampled (lambda/runtime/tracing.ts). */
+  /** The X-Ray trace and the operation's subsegment, when the invocation is sampled. */
   readonly trace: TraceContext | undefined;
-  /** The error `code` the request answered with, once known (lambda/http/middleware/map-errors.ts). */
-  code?: string;
   /** Business counts the operation reported, published with the request's metrics. */
   readonly counts: { name: string; dimensions: Readonly<Record<string, string>>; value: number }[];
 }

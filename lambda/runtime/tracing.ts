@@ -1,11 +1,11 @@
 import type { Socket } from 'node:dgram';
-import { currentScope } from './request-scope';
+import { currentScope, type TraceContext } from './request-scope';
 import { debug } from './logger';
 
 /**
  * X-Ray subsegments sent straight to the Lambda X-Ray daemon over UDP, as the X-Ray SDK does in Lambda, but
- * without it: Powertools Tracer (which loads aws-xray-sdk-core) added nearly a whole bare node start to every
- * cold start (measured with lib/bundling.ts's options), beyond the bench budget for functions already near it.
+ * without it: Powertools Tracer loads aws-xray-sdk-core into every cold start (`npm run bench`, part 1, its
+ * reference row beside ours), beyond the bench budget for functions already near it.
  * Lambda itself records the invocation's segment; this adds, under it, one subsegment for the operation
  * (annotated with the API Gateway request id, so the client's `apigw-requestid` finds the trace) and one per
  * DynamoDB or Cognito call. Nothing is sent unless Lambda sampled the invocation and the stage leaves
@@ -14,12 +14,6 @@ import { debug } from './logger';
 const TRACE_ENABLED_ENV = 'POWERTOOLS_TRACE_ENABLED';
 const DEFAULT_DAEMON = '127.0.0.1:2000';
 const HEADER = '{"format":"json","version":1}\n';
-
-export interface TraceContext {
-  readonly traceId: string;
-  /** The subsegment new subsegments are nested under. */
-  readonly parentId: string;
-}
 
 /** The invocation's trace, from the header Lambda sets per invocation; undefined when not sampled or switched off. */
 export function invocationTrace(): TraceContext | undefined {

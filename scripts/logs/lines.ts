@@ -1,7 +1,7 @@
 /**
  * What `npm run logs` shows (scripts/logs.ts): which log groups a stage has, how far back `--since`
  * reaches, and one compact line per log event, whichever of the shapes a stage writes it in: the
- * functions' Powertools JSON, Lambda's own JSON records (platform.start, platform.report), a plain
+ * functions' JSON lines (lambda/runtime/logger.ts), Lambda's own JSON records (platform.start, platform.report), a plain
  * text line, and the APIs' JSON access log.
  */
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
@@ -80,6 +80,7 @@ const REPEATED_FIELDS = new Set([
   'type',
   'requestId',
   'function_request_id',
+  'Operation',
   'service',
   'function_name',
   'function_arn',
@@ -179,11 +180,11 @@ export function shapeLogEvent(source: string, event: LogEvent): LogLine {
 }
 
 /**
- * The text form: time, level, source, request id, message, then the other fields as compact JSON. The
- * trace id is left to `--json`: it is long, and the request id already ties a request's lines together.
+ * The text form: time, level, source, request id, message, then the other fields as compact JSON. The trace id
+ * and a request line's metrics directive (`_aws`) are left to `--json`: long, and no help to a reader.
  */
 export function formatLogLine(line: LogLine): string {
-  const { xray_trace_id: _trace, ...fields } = line.fields;
+  const { xray_trace_id: _trace, _aws: _metrics, ...fields } = line.fields;
   const rest = Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
   return `${line.time} ${line.level.padEnd(5)} ${line.source} ${line.requestId ?? '-'} ${line.message}${rest}`;
 }

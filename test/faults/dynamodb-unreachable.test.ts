@@ -18,7 +18,7 @@ let proxy: FaultProxy;
 const logLines: string[] = [];
 const rounds: { before?: Round; refused?: Round; hung?: Round; after?: Round } = {};
 
-/** Every line the functions' Powertools Logger prints (it writes through its own Console). */
+/** Every line the functions print through the logger (lambda/runtime/logger.ts writes through its own Console). */
 async function captureLogs(): Promise<void> {
   const { logger } = await import('#runtime/logger');
   const sink = ((await logger()) as unknown as { console: Console }).console;
@@ -85,7 +85,7 @@ test('log lines name the operation and request, and never carry a key or an Auth
   const entries = logLines.flatMap((chunk) => chunk.split('\n')).filter((line) => line.startsWith('{'));
   const warnings = entries.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.level === 'WARN');
   expect(warnings.length).toBeGreaterThan(0);
-  for (const warning of warnings) expect(warning).toMatchObject({ operation: expect.any(String), requestId: expect.any(String) });
+  for (const warning of warnings) expect(warning).toMatchObject({ Operation: expect.any(String), apigw_request_id: expect.any(String) });
   const secrets = [api.key, 'pst_', 'Bearer', 'authorization'];
   for (const line of entries) for (const secret of secrets) expect(line).not.toContain(secret);
 });

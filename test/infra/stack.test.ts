@@ -18,3 +18,4 @@ import './stack/throttling';
 import './stack/ci';
 import './stack/release';
 import './stack/rollouts';
+import './stack/throttle-sums';

@@ -1,51 +1,35 @@
 /**
- * The embedded metric format writer (lambda/runtime/metrics.ts) on its own: a business count outside a request,
- * and the switch that keeps the local server's output free of metrics documents unless asked.
+ * The embedded metric format writer (lambda/runtime/metrics.ts) on its own: the switch that keeps the local
+ * server's output free of metrics documents unless asked, and dimensions that cannot grow with traffic. What a
+ * request's line publishes is shown through the local stack (test/integration/observability.test.ts).
  */
-import { count } from '#runtime/metrics';
-import { BUSINESS_METRICS, METRICS, METRICS_NAMESPACE } from '#shared/metrics';
+import { count, metricsPublished } from '#runtime/metrics';
+import { BUSINESS_METRICS, METRICS } from '#shared/metrics';
 
 const saved = { ...process.env };
-let written: string[];
-beforeEach(() => {
-  written = [];
-  jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => (written.push(String(chunk)), true));
-});
 afterEach(() => {
-  jest.restoreAllMocks();
   process.env = { ...saved };
 });
 
-test('a count outside a request is a document of its own, with the stage and its dimensions', () => {
-  Object.assign(process.env, { POWERTOOLS_METRICS_DISABLED: 'false', PETSTORE_STAGE: 'staging' });
-  count('PetsCreated', { status: 'pending' });
-  expect(written).toHaveLength(1);
-  const doc = JSON.parse(written[0] ?? '') as Record<string, unknown>;
-  expect(doc).toMatchObject({
-    _aws: {
-      Timestamp: expect.any(Number) as unknown,
-      CloudWatchMetrics: [
-        { Namespace: METRICS_NAMESPACE, Dimensions: [['Service', 'Stage', 'status']], Metrics: [{ Name: 'PetsCreated', Unit: 'Count' }] },
-      ],
-    },
-    Service: 'petstore',
-    Stage: 'staging',
-    status: 'pending',
-    PetsCreated: 1,
-  });
-});
-
-test('outside Lambda nothing is written unless POWERTOOLS_METRICS_DISABLED=false; in Lambda unless it is true', () => {
+test('outside Lambda no metrics unless POWERTOOLS_METRICS_DISABLED=false; in Lambda unless it is true', () => {
   delete process.env.POWERTOOLS_METRICS_DISABLED;
   delete process.env.AWS_LAMBDA_FUNCTION_NAME;
-  count('MessagesQueued', {});
-  expect(written).toHaveLength(0);
+  expect(metricsPublished()).toBe(false);
   process.env.AWS_LAMBDA_FUNCTION_NAME = 'PetStore-dev-submitMessage';
-  count('MessagesQueued', {});
-  expect(written).toHaveLength(1);
+  expect(metricsPublished()).toBe(true);
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  expect(metricsPublished()).toBe(false);
+  delete process.env.AWS_LAMBDA_FUNCTION_NAME;
+  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+  expect(metricsPublished()).toBe(true);
+});
+
+test('a count outside a request writes nothing: it belongs to a request’s line', () => {
+  const write = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
   count('MessagesQueued', {});
-  expect(written).toHaveLength(1);
+  expect(write).not.toHaveBeenCalled();
+  write.mockRestore();
 });
 
 test('the metric definitions name no dimension that could grow with keys or accounts', () => {

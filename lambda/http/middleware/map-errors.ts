@@ -4,7 +4,6 @@ import { DependencyUnavailableError, IdempotencyKeyReusedError } from '#contract
 import { ApiError, idempotencyKeyReused, serviceUnavailable } from '#contract/errors';
 import { jsonResponse, type HttpResponse } from '../responses';
 import { log, type LogLevel } from '#runtime/logger';
-import { currentScope } from '#runtime/request-scope';
 
 const THROTTLING_ERRORS = new Set([
   'ProvisionedThroughputExceededException',
@@ -39,20 +38,20 @@ export interface Classified {
   readonly log?: { readonly level: LogLevel; readonly message: string; readonly fields: Record<string, unknown> };
 }
 
-/** `where` identifies the request in logs (operation and request ids), never its headers or body. */
-export function classify(error: unknown, where: Record<string, unknown> = {}): Classified {
+/** A log line names its request through the logger's request scope, never by its headers or body. */
+export function classify(error: unknown): Classified {
   if (error instanceof ApiError) return { apiError: error };
   if (error instanceof IdempotencyKeyReusedError) return { apiError: idempotencyKeyReused() };
   const name = typeof error === 'object' && error !== null ? String((error as { name?: unknown }).name) : typeof error;
   if (error instanceof DependencyUnavailableError || isUnavailable(error)) {
     return {
       apiError: serviceUnavailable(),
-      log: { level: 'warn', message: 'dependency unavailable', fields: { ...where, errorName: name } },
+      log: { level: 'warn', message: 'dependency unavailable', fields: { errorName: name } },
     };
   }
   return {
     apiError: new ApiError(500, 'internal_error', 'internal error'),
-    log: { level: 'error', message: 'unhandled error', fields: { ...where, error: error instanceof Error ? error : String(error) } },
+    log: { level: 'error', message: 'unhandled error', fields: { error: error instanceof Error ? error : String(error) } },
   };
 }
 
@@ -61,17 +60,13 @@ export function errorResponse(error: ApiError): HttpResponse {
 }
 
 /**
- * Registered last so that, on the way out, it runs first: every error leaves as the spec's body.
- * Log lines name the operation and both request ids — never headers, keys or bodies.
+ * Registered last so that, on the way out, it runs first: every error leaves as the spec's body, whose `code`
+ * the request's line then reports (lambda/http/http-handler.ts). Never logs headers, keys or bodies.
  */
-export const mapErrors = (operation: string): MiddlewareObj<APIGatewayProxyEventV2> => ({
+export const mapErrors = (): MiddlewareObj<APIGatewayProxyEventV2> => ({
   onError: async (request) => {
-    const where = { operation, requestId: request.event.requestContext.requestId, awsRequestId: request.context.awsRequestId };
-    const { apiError, log: entry } = classify(request.error, where);
+    const { apiError, log: entry } = classify(request.error);
     request.response = errorResponse(apiError);
-    // For the request's metrics and INFO line (lambda/runtime/observe.ts): its Errors by Code.
-    const scope = currentScope();
-    if (scope) scope.code = apiError.code;
     // Awaited: a line written after the invocation returns could be lost when Lambda freezes it.
     if (entry) await log(entry.level, entry.message, entry.fields);
   },

@@ -5,7 +5,7 @@
  */
 import { BUSINESS_METRICS, METRICS_NAMESPACE, OPERATION_METRICS, type MetricDefinition } from '#shared/metrics';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
-import { TRACE_ENABLED_ENV, TRACER_CAPTURE_RESPONSE_ENV } from '#shared/function-recipe';
+import { TRACE_ENABLED_ENV } from '#shared/function-recipe';
 import { STAGES, stackNameOf, type StageName } from '#shared/stages';
 import { TABLES, type TableDefinition, type TableKey } from '#shared/tables';
 import { stageConfig } from '#lib/stage-config';
@@ -199,18 +199,20 @@ describe.each([
 ] as const)('%s stage with context %j: tracing %s', (stage, context, tracing) => {
   const { template } = synth(stage, context);
 
-  it.each(DEPLOYED_FUNCTIONS.map((fn) => fn.name))('%s: active tracing, X-Ray writes and the tracer told so', (fnName) => {
-    const [functionId, fn] = functionNamed(template, fnName);
-    expect((fn.Properties.TracingConfig as { Mode?: string } | undefined)?.Mode).toBe(tracing ? 'Active' : undefined);
-    const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-    expect(variables[TRACE_ENABLED_ENV]).toBe(String(tracing));
-    // A trace never records a response: createAccountKey's holds a new API key.
-    expect(variables[TRACER_CAPTURE_RESPONSE_ENV]).toBe('false');
-    const xray = statementsOf(template, functionId).filter((statement) => statement.Action.some((action) => action.startsWith('xray:')));
-    expect(xray.map((statement) => ({ ...statement, Action: [...statement.Action].sort() }))).toEqual(
-      tracing ? [{ Effect: 'Allow', Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: ['*'] }] : [],
-    );
-  });
+  it.each(DEPLOYED_FUNCTIONS.map((fn) => fn.name))(
+    '%s: active tracing (never the authorizer), X-Ray writes and the tracer told so',
+    (fnName) => {
+      const traced = tracing && fnName !== 'authorizer';
+      const [functionId, fn] = functionNamed(template, fnName);
+      expect((fn.Properties.TracingConfig as { Mode?: string } | undefined)?.Mode).toBe(traced ? 'Active' : undefined);
+      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(variables[TRACE_ENABLED_ENV]).toBe(String(traced));
+      const xray = statementsOf(template, functionId).filter((statement) => statement.Action.some((action) => action.startsWith('xray:')));
+      expect(xray.map((statement) => ({ ...statement, Action: [...statement.Action].sort() }))).toEqual(
+        traced ? [{ Effect: 'Allow', Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: ['*'] }] : [],
+      );
+    },
+  );
 
   it('the HTTP API stages carry no tracing setting: X-Ray traces REST APIs only, so a trace starts at the function', () => {
     for (const stageResource of resourcesOfType(template, 'AWS::ApiGatewayV2::Stage').values() as Iterable<Resource>) {

@@ -3,6 +3,7 @@ import { NODEJS_BUNDLING } from '#lib/petstore-function';
 import { STAGES, type StageName } from '#shared/stages';
 import { IDENTITY_ACCESS } from '#shared/accounts';
 import { TABLE_ACCESS, type FunctionName } from '#shared/table-access';
+import { logSourcesOf } from '../../../scripts/logs/lines';
 import {
   functionNamed,
   grants,
@@ -86,8 +87,7 @@ describe.each(STAGES)('%s stage functions', (stage) => {
         ...tableNames,
         POWERTOOLS_SERVICE_NAME: 'petstore',
         POWERTOOLS_LOG_LEVEL: LOG_SETTINGS[stage].level,
-        POWERTOOLS_TRACE_ENABLED: String(stage !== 'dev'),
-        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+        POWERTOOLS_TRACE_ENABLED: String(stage !== 'dev' && name !== 'authorizer'),
         // The metrics' Stage dimension.
         PETSTORE_STAGE: stage,
         // The account API's functions: the user pool's issuer and the portal client, checked again on every call.
@@ -187,4 +187,14 @@ it('NodejsFunction bundles with lib/bundling.ts: minified CommonJS for node24 wi
     esbuildArgs: { '--tree-shaking': 'true' },
     forceDockerBundling: false,
   });
+});
+
+it("npm run logs finds every deployed function's log group and each API's access log in the stack by its logical id", () => {
+  const groups = [...resourcesOfType(templateOf('dev'), 'AWS::Logs::LogGroup').keys()].map((logicalId) => ({
+    logicalId,
+    physicalId: `PetStore-dev-${logicalId}`,
+    type: 'AWS::Logs::LogGroup',
+  }));
+  const sources = logSourcesOf(groups).map((source) => source.name);
+  expect(sources.sort()).toEqual([...DEPLOYED_FUNCTIONS.map((fn) => fn.name), 'pets-api', 'messages-api', 'account-api'].sort());
 });
