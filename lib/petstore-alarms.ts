@@ -246,8 +246,9 @@ export class PetStoreAlarms extends Construct {
       this.add(`${constructIdOf(name)}NewVersionFailures`, failed, percent, description, ComparisonOperator.GREATER_THAN_THRESHOLD),
     ];
     if (name !== 'authorizer') return alarms;
-    const refused = rate('IF(FILL(ok, 0) + FILL(refused, 0) > 0, 100 * FILL(refused, 0) / (FILL(ok, 0) + FILL(refused, 0)), 0)', {
-      ok: answered('success'),
+    // Over Lambda's count of the version's invocations: the authorizer reports a caller it admits with no metric.
+    const refused = rate('IF(invocations > 0, 100 * FILL(refused, 0) / invocations, 0)', {
+      invocations: sum('AWS/Lambda', 'Invocations', alias),
       refused: answered('client_error'),
     });
     const refusing = `The authorizer's newest version made more than ${NEW_AUTHORIZER_REFUSAL_PERCENT}% of its callers anonymous (answered 401).`;

@@ -1,4 +1,5 @@
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { NODEJS_BUNDLING } from '#lib/petstore-function';
 import { STAGES, type StageName } from '#shared/stages';
 import { IDENTITY_ACCESS } from '#shared/accounts';

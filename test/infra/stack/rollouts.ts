@@ -106,17 +106,25 @@ describe.each(['staging', 'prod'] as const)('%s rollouts', (stage) => {
     expect(refusals).toHaveLength(1);
     const { Properties } = refusals[0] as Resource;
     expect(Properties).toMatchObject({ Threshold: NEW_AUTHORIZER_REFUSAL_PERCENT, ComparisonOperator: 'GreaterThanThreshold' });
-    const counted = (Properties.Metrics as MetricStat[]).filter((metric) => metric.MetricStat).map(dimensionsOf);
+    const metrics = Properties.Metrics as MetricStat[];
+    const byId = new Map(metrics.map((metric) => [metric.Id, metric]));
+    // Over every invocation Lambda counts: the authorizer writes no metric for a caller it admits.
+    expect(metrics.find((metric) => metric.Expression)?.Expression).toBe('IF(invocations > 0, 100 * FILL(refused, 0) / invocations, 0)');
     const version = { 'Fn::GetAtt': [liveVersionOf(template, 'authorizer'), 'Version'] };
-    expect(counted).toEqual(
-      ['success', 'client_error'].map((outcome) => ({
-        Service: 'petstore',
-        Stage: stage,
-        Operation: 'authorizer',
-        Version: version,
-        Outcome: outcome,
-      })),
-    );
+    const [functionId] = functionNamed(template, 'authorizer');
+    expect(byId.get('invocations')?.MetricStat?.Metric).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Invocations' });
+    expect(dimensionsOf(byId.get('invocations') as MetricStat)).toEqual({
+      FunctionName: { Ref: functionId },
+      Resource: { 'Fn::Join': ['', [{ Ref: functionId }, ':live']] },
+      ExecutedVersion: version,
+    });
+    expect(dimensionsOf(byId.get('refused') as MetricStat)).toEqual({
+      Service: 'petstore',
+      Stage: stage,
+      Operation: 'authorizer',
+      Version: version,
+      Outcome: 'client_error',
+    });
   });
 
   it('every deployment runs the pre-traffic hook, which CodeDeploy may invoke and which may report to every group', () => {
