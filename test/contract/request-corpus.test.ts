@@ -13,7 +13,7 @@ import { DOCUMENTS } from '#openapi/documents';
 import { requestCheck, STATED_RULES, type RequestCheck, type StatedRuleName } from '#openapi/request-check';
 import type { OpenApiDocument, Operation } from '#openapi/types';
 import type { PublicOperationId } from '#shared/routes';
-import { useTestApi, type ApiAnswer } from '../support/test-api';
+import { useTestApi, type ApiAnswer, type CallOptions } from '../support/test-api';
 import {
   createPetRequests,
   getPetRequests,
@@ -29,7 +29,9 @@ const api = useTestApi();
 /** Requests per part of the corpus: about 2,400 in all, with the listings walked for cursors. */
 const SIZES = { createPet: 800, submitMessage: 550, listPets: 600, getPet: 350, unknownRoutes: 20 } as const;
 /** Requests in flight at once: enough to keep the server busy, few enough for a busy 2-core machine. */
-const CONCURRENCY = 8;
+const CONCURRENCY = 16;
+/** Attempts per request while the API answers 503 (see callRetrying503). */
+const MAX_ATTEMPTS = 3;
 /** Each operation must see both verdicts at least this often, or the test proves little. */
 const AT_LEAST_PER_VERDICT = 60;
 const SEED = Number(process.env.PETSTORE_CORPUS_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -104,7 +106,7 @@ async function run(request: CorpusRequest): Promise<ApiAnswer | undefined> {
   }
   // Bytes, so that fetch adds no Content-Type of its own.
   const body = typeof request.body === 'string' ? new TextEncoder().encode(request.body) : request.body;
-  const verdict = located.check.check(
+  const verdict = await located.check.check(
     { method: request.method, path, query: url.search.slice(1), headers, ...(body === undefined ? {} : { body }) },
     { nextLinks },
   );
@@ -112,7 +114,7 @@ async function run(request: CorpusRequest): Promise<ApiAnswer | undefined> {
   let server: ServerVerdict;
   let answerText: string;
   try {
-    answer = await api.call(request.method, url.href, { key: null, headers, ...(body === undefined ? {} : { body }) });
+    answer = await callRetrying503(request.method, url.href, { key: null, headers, ...(body === undefined ? {} : { body }) });
     server = serverVerdict(answer);
     answerText = answer.text;
   } catch (error) {
@@ -131,6 +133,21 @@ async function run(request: CorpusRequest): Promise<ApiAnswer | undefined> {
     answer: answerText,
   });
   return answer;
+}
+
+let retried503 = 0;
+
+/**
+ * The API's answer, asked again after `Retry-After` while it is 503 `service_unavailable`, as the documents
+ * tell clients to do: on a busy machine the local DynamoDB can time out. Any other 5xx is the answer.
+ */
+async function callRetrying503(method: string, url: string, options: CallOptions): Promise<ApiAnswer> {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await api.call(method, url, options);
+    if (answer.status !== 503 || attempt === MAX_ATTEMPTS) return answer;
+    retried503++;
+    await new Promise((wake) => setTimeout(wake, Number(answer.headers.get('retry-after')) * 1000));
+  }
 }
 
 /** Runs requests with at most CONCURRENCY in flight. */
@@ -200,8 +217,7 @@ test(
   'the OpenAPI documents predict the verdict on every request of a generated corpus',
   async () => {
     const started = Date.now();
-    await runAll(sample(createPetRequests, SIZES.createPet, 1));
-    await runAll(sample(submitMessageRequests, SIZES.submitMessage, 2));
+    await runAll([...sample(createPetRequests, SIZES.createPet, 1), ...sample(submitMessageRequests, SIZES.submitMessage, 2)]);
     const issued = await walkListings();
     expect(issued.length).toBeGreaterThan(20);
     await runAll([
@@ -222,7 +238,7 @@ test(
     console.log(
       [
         `request corpus (seed ${SEED}; PETSTORE_CORPUS_SEED=${SEED} repeats it): ${outcomes.length} requests in ${Date.now() - started} ms, ` +
-          `${disagreements.length} disagreements`,
+          `${disagreements.length} disagreements, ${retried503} answers of 503 asked again`,
         ...[...tally].map(([operationId, counts]) => `  ${operationId}: ${counts.allowed} allowed, ${counts.refused} refused`),
         `  changes: ${[...kinds]
           .sort(([a], [b]) => a.localeCompare(b))
