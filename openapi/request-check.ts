@@ -45,74 +45,36 @@ export type Verdict =
   | { readonly allowed: true; readonly operationId: string }
   | { readonly allowed: false; readonly operationId: string | undefined; readonly reasons: readonly string[] };
 
-/** Where in the document a stated rule is looked for. */
-type Place = 'info' | 'parameter' | 'requestBody';
-
-interface StatedRule {
-  readonly place: Place;
-  /** Words of the document that state the rule; it applies where they appear. */
-  readonly says: string | RegExp;
-}
-
 /**
- * The rules the documents state in words, because JSON Schema cannot say them. Each cites what the
- * document says; `place` is where: `info` (the document's description), `parameter` (that
- * parameter's description) or `requestBody` (the body's description).
+ * The rules the documents state in words, because JSON Schema cannot say them: each applies where its
+ * words (`says`) appear in a description at its `place`, the document's (`info`), a parameter's or the
+ * request body's.
  */
 export const STATED_RULES = {
-  /**
-   * info: "Unknown body fields, duplicate member names in a body, unknown or repeated query parameters
-   * and a client-chosen `id` answer 400." A query parameter the operation does not list, or one sent
-   * twice, is refused (OpenAPI itself neither forbids extra query parameters nor says which of two
-   * values counts).
-   */
-  strictQuery: { place: 'info', says: 'unknown or repeated query parameters' },
-  /**
-   * info, the error table's `invalid_json` row: "The body is empty, not valid JSON (a member name
-   * repeated in one object included: I-JSON, RFC 7493), or not valid UTF-8." (The strictness sentence
-   * above says it too.) An object of the JSON body that repeats a member name, escaped or not, is
-   * refused; JSON itself leaves duplicates to the parser, and JSON.parse keeps the last.
-   */
-  uniqueMemberNames: { place: 'info', says: 'a member name repeated in one object included' },
-  /**
-   * info, the error table's `unsupported_media_type` row: "(parameters are fine; `+json` types such as
-   * `application/problem+json` and any charset other than UTF-8 are refused)". The media type must be
-   * one of the body's content types (that part is structure); its parameters are ignored, except that a
-   * `charset` must be UTF-8 (case-insensitive, as RFC 9110 compares charsets).
-   */
-  utf8Charset: { place: 'info', says: 'any charset other than UTF-8 are refused' },
-  /** requestBody: "JSON, at most 256 KiB, …": a larger body is refused (413). */
+  /** A query parameter the operation does not list, or one sent twice, answers 400 (OpenAPI allows the one and leaves the other open). */
+  strictQuery: { place: 'info', says: /unknown or repeated query parameters/ },
+  /** The error table's `invalid_json` row: a JSON object repeating a member name, escaped or not (JSON leaves it to the parser). */
+  uniqueMemberNames: { place: 'info', says: /a member name repeated in one object included/ },
+  /** The `unsupported_media_type` row: a `charset` parameter other than UTF-8 (compared case-insensitively, as RFC 9110 does). */
+  utf8Charset: { place: 'info', says: /any charset other than UTF-8 are refused/ },
+  /** "JSON, at most 256 KiB": a larger body answers 413. */
   bodySize: { place: 'requestBody', says: /at most (\d+) KiB/ },
+  /** `limit`, `petId`: `0` or an optional `-` and digits without a leading zero; elsewhere ajv's coercion reads any number. */
+  canonicalInteger: { place: 'parameter', says: /in canonical decimal form/ },
   /**
-   * parameter (`limit`, `petId`): "On the wire it is an integer in canonical decimal form, as a URI
-   * template writes one: …". An integer parameter's text must be `0` or an optional `-` and digits
-   * without a leading zero. Where a parameter does not say so, the validator reads it as lenient tools do
-   * (ajv's type coercion: any text that is a number).
+   * `cursor`: one a `rel="next"` link the API answered carries, with the filter that link carries (the
+   * parameter named in "used with another `status` filter"). A hand-edited cursor that is still
+   * well-formed, which the API lists from, is not judged: its encoding is opaque, and the corpus never
+   * sends one.
    */
-  canonicalInteger: { place: 'parameter', says: 'in canonical decimal form' },
-  /**
-   * parameter (`cursor`): "an opaque token taken from the `Link` header of the previous page (never
-   * built by hand). … A cursor that is not well-formed, or used with another `status` filter, answers
-   * 400." A cursor is allowed only as some `rel="next"` link the API answered carries it, and only with
-   * the filter that link carries (the parameter the description names in backquotes). The document's
-   * one exception, a hand-edited cursor that is still well-formed (the API lists from it), is not
-   * judged here: the cursor's encoding is opaque by design, and the corpus never sends one.
-   */
-  issuedCursor: { place: 'parameter', says: 'taken from the `Link` header of the previous page' },
-} as const satisfies Record<string, StatedRule>;
+  issuedCursor: { place: 'parameter', says: /taken from the `Link` header of the previous page/ },
+} as const satisfies Record<string, { readonly place: 'info' | 'parameter' | 'requestBody'; readonly says: RegExp }>;
 
 export type StatedRuleName = keyof typeof STATED_RULES;
 
-const RULE_NAMES = Object.keys(STATED_RULES) as StatedRuleName[];
-
-/** Whether `text` (a description at `place`) states `rule`; for a pattern, what it captured. */
-function stated(rule: StatedRuleName, place: Place, text: string | undefined): { readonly captured?: string } | undefined {
-  const { place: rulePlace, says } = STATED_RULES[rule];
-  if (rulePlace !== place || text === undefined) return undefined;
-  if (typeof says === 'string') return text.includes(says) ? {} : undefined;
-  const match = says.exec(text);
-  return match ? { ...(match[1] === undefined ? {} : { captured: match[1] }) } : undefined;
-}
+/** Where `rule` is stated in `text`, a description at `place`: the words' match; nothing where it is not. */
+const stated = (rule: StatedRuleName, place: string, text = ''): RegExpExecArray | null | undefined =>
+  STATED_RULES[rule].place === place ? STATED_RULES[rule].says.exec(text) : undefined;
 
 /** A compiled document: `check` judges one request. */
 export interface RequestCheck {
@@ -121,46 +83,42 @@ export interface RequestCheck {
   readonly statedRules: readonly { readonly rule: StatedRuleName; readonly where: string }[];
 }
 
-/** What openapi-backend found: the operation it located, with the path's variables (percent-decoded), and what it refused. */
-interface Structure {
-  readonly operation?: Operation;
-  readonly path?: Readonly<Record<string, string>>;
+/** Headers (names lower-cased) or the path's variables (percent-decoded). */
+type Texts = Readonly<Record<string, string>>;
+
+/** What openapi-backend refused, with the path's variables as it read them. */
+interface Judged {
+  readonly path: Texts;
   readonly reasons: readonly string[];
 }
 
-const located = (context: Context, reasons: readonly string[] = []): Structure => ({
-  operation: context.operation as unknown as Operation,
-  path: context.request.params as Record<string, string>,
-  reasons,
-});
+const judged = (context: Context, reasons: readonly string[] = []): Judged => ({ path: context.request.params as Texts, reasons });
 
 export function requestCheck(document: OpenApiDocument): RequestCheck {
-  const infoSays = (rule: StatedRuleName): boolean => stated(rule, 'info', document.info.description) !== undefined;
+  const infoSays = (rule: StatedRuleName): boolean => Boolean(stated(rule, 'info', document.info.description));
   const api = new OpenAPIBackend({
     definition: structuredClone(document) as unknown as Document,
     quick: true,
     ignoreTrailingSlashes: false,
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- ajv's own class for JSON Schema 2020-12, used as any Ajv
     customizeAjv: (_ajv, options) => openApiAjv(options),
     handlers: {
-      notFound: (): Structure => ({ reasons: ['no documented path matches'] }),
-      methodNotAllowed: (): Structure => ({ reasons: ['the method is not documented for this path'] }),
-      unauthorizedHandler: (context: Context) => located(context, ['no `Authorization: Bearer <token>` header']),
+      unauthorizedHandler: (context: Context) => judged(context, ['no `Authorization: Bearer <token>` header']),
       validationFail: (context: Context) =>
-        located(
+        judged(
           context,
-          (context.validation.errors ?? []).map(({ instancePath, message }) => `${instancePath} ${message}`),
+          context.validation.errors?.map((error) => `${error.instancePath} ${error.message}`),
         ),
-      notImplemented: (context: Context) => located(context),
+      notImplemented: (context: Context) => judged(context),
     },
   });
-  // RFC 9110: the scheme is case-insensitive. Whether the token is a valid key only the API knows.
-  for (const [name, { scheme }] of Object.entries(document.components.securitySchemes))
-    if (scheme === 'bearer')
-      api.registerSecurityHandler(name, (context: Context) => /^bearer +\S+$/i.test(String(context.request.headers.authorization)));
+  // Every scheme is HTTP bearer. RFC 9110: the scheme is case-insensitive. Whether the token is a valid key only the API knows.
+  for (const name of Object.keys(document.components.securitySchemes))
+    api.registerSecurityHandler(name, (context: Context) => /^bearer +\S+$/i.test((context.request.headers as Texts).authorization ?? ''));
   const ready = api.init();
 
   const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
-  const statedRules = RULE_NAMES.flatMap((rule) => [
+  const statedRules = (Object.keys(STATED_RULES) as StatedRuleName[]).flatMap((rule) => [
     ...(infoSays(rule) ? [{ rule, where: 'info' }] : []),
     ...operations.flatMap(({ operationId, parameters = [], requestBody }) => [
       ...parameters
@@ -174,19 +132,11 @@ export function requestCheck(document: OpenApiDocument): RequestCheck {
     const issued = history.nextLinks.filter((link) => link.searchParams.get(parameter.name) === value);
     if (issued.length === 0) return ['is not a cursor the API issued in a `Link` header'];
     const filter = /used with another `(\w+)` filter/.exec(parameter.description ?? '')?.[1];
-    if (filter !== undefined && !issued.some((link) => link.searchParams.get(filter) === query.get(filter))) {
-      return [`was issued for another \`${filter}\` filter`];
-    }
-    return [];
+    const sameFilter = filter === undefined || issued.some((link) => link.searchParams.get(filter) === query.get(filter));
+    return sameFilter ? [] : [`was issued for another \`${filter}\` filter`];
   }
 
-  function parameterProblems(
-    operation: Operation,
-    query: URLSearchParams,
-    path: Readonly<Record<string, string>>,
-    history: RequestHistory,
-  ): string[] {
-    const parameters = operation.parameters ?? [];
+  function parameterProblems({ parameters = [] }: Operation, query: URLSearchParams, path: Texts, history: RequestHistory): string[] {
     const found: string[] = [];
     if (infoSays('strictQuery'))
       for (const name of new Set(query.keys())) {
@@ -197,25 +147,16 @@ export function requestCheck(document: OpenApiDocument): RequestCheck {
     for (const parameter of parameters) {
       const text =
         parameter.in === 'query' ? query.getAll(parameter.name).at(-1) : parameter.in === 'path' ? path[parameter.name] : undefined;
-      if (text === undefined) continue;
-      const problems =
-        stated('canonicalInteger', 'parameter', parameter.description) && !INTEGER_TEXT.test(text)
-          ? ['is not an integer in canonical decimal form']
-          : [];
-      if (stated('issuedCursor', 'parameter', parameter.description)) problems.push(...cursorProblems(parameter, text, query, history));
+      const says = (rule: StatedRuleName): boolean => text !== undefined && Boolean(stated(rule, 'parameter', parameter.description));
+      const problems = says('canonicalInteger') && !INTEGER_TEXT.test(text ?? '') ? ['is not an integer in canonical decimal form'] : [];
+      if (says('issuedCursor')) problems.push(...cursorProblems(parameter, text ?? '', query, history));
       found.push(...problems.map((problem) => `${parameter.in} parameter '${parameter.name}' ${problem}`));
     }
     return found;
   }
 
   /** The Content-Type against the body's media types (openapi-backend does not compare them), and the stated rules on bodies. */
-  function bodyProblems(
-    operation: Operation,
-    headers: Readonly<Record<string, string>>,
-    bytes: Uint8Array | undefined,
-    text: string,
-  ): string[] {
-    const requestBody = operation.requestBody;
+  function bodyProblems({ requestBody }: Operation, headers: Texts, bytes: Uint8Array | undefined, text: string): string[] {
     // A body the document does not describe (a GET's) is never read, and whether one is required openapi-backend judged.
     if (!requestBody || !bytes?.length) return [];
     const contentType = headers['content-type'];
@@ -229,7 +170,7 @@ export function requestCheck(document: OpenApiDocument): RequestCheck {
     if (infoSays('utf8Charset'))
       for (const [name, value] of mediaType.parameters)
         if (name === 'charset' && value.toLowerCase() !== 'utf-8') found.push(`charset ${value} is not UTF-8`);
-    const limitKiB = Number(stated('bodySize', 'requestBody', requestBody.description)?.captured ?? Number.POSITIVE_INFINITY);
+    const limitKiB = Number(stated('bodySize', 'requestBody', requestBody.description)?.[1] ?? Number.POSITIVE_INFINITY);
     if (bytes.length > limitKiB * 1024) found.push(`the body is over ${limitKiB} KiB`);
     // RFC 8259: JSON between systems is UTF-8 (openapi-backend is handed it decoded).
     if (mediaType.essence === 'application/json' && !isUtf8(bytes)) found.push('the body is not UTF-8');
@@ -246,24 +187,23 @@ export function requestCheck(document: OpenApiDocument): RequestCheck {
     const bytes = typeof request.body === 'string' ? new TextEncoder().encode(request.body) : request.body;
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
     const sent = { method: request.method, path: request.path, headers, ...(bytes?.length ? { body: text } : {}) };
-    const matched = api.matchOperation(sent) as Operation | undefined;
-    const listed = new Set(matched?.parameters?.map(({ name }) => name));
-    let structure: Structure;
+    const operation = api.matchOperation(sent) as Operation | undefined;
+    if (!operation) return { allowed: false, operationId: undefined, reasons: ['no documented operation has this method and path'] };
+    const listed = new Set(operation.parameters?.map(({ name }) => name));
+    let structure: Judged;
     try {
-      // The last of repeated values, as OpenAPI leaves open which counts.
+      // Only the query parameters the operation lists, the last of repeated values: OpenAPI allows others and leaves open which counts.
       structure = (await api.handleRequest({
         ...sent,
         query: Object.fromEntries([...query].filter(([name]) => listed.has(name))),
-      })) as Structure;
+      })) as Judged;
     } catch {
       // Its router throws on a path variable that is not percent-encoded UTF-8.
-      return { allowed: false, operationId: matched?.operationId, reasons: ['the path is not percent-encoded UTF-8'] };
+      return { allowed: false, operationId: operation.operationId, reasons: ['the path is not percent-encoded UTF-8'] };
     }
-    const { operation, path = {} } = structure;
-    if (!operation) return { allowed: false, operationId: undefined, reasons: structure.reasons };
     const reasons = [
       ...structure.reasons,
-      ...parameterProblems(operation, query, path, history),
+      ...parameterProblems(operation, query, structure.path, history),
       ...bodyProblems(operation, headers, bytes, text),
     ];
     return reasons.length === 0

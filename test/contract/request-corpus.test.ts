@@ -29,7 +29,7 @@ const api = useTestApi();
 /** Requests per part of the corpus: about 2,400 in all, with the listings walked for cursors. */
 const SIZES = { createPet: 800, submitMessage: 550, listPets: 600, getPet: 350, unknownRoutes: 20 } as const;
 /** Requests in flight at once: enough to keep the server busy, few enough for a busy 2-core machine. */
-const CONCURRENCY = 16;
+const CONCURRENCY = 8;
 /** Attempts per request while the API answers 503 (see callRetrying503). */
 const MAX_ATTEMPTS = 3;
 /** Each operation must see both verdicts at least this often, or the test proves little. */
