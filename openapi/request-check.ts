@@ -79,8 +79,8 @@ const stated = (rule: StatedRuleName, place: string, text = ''): RegExpExecArray
 /** A compiled document: `check` judges one request. */
 export interface RequestCheck {
   check(request: CheckedRequest, history?: RequestHistory): Promise<Verdict>;
-  /** The stated rules this document says, each with where (e.g. `listPets parameter cursor`). */
-  readonly statedRules: readonly { readonly rule: StatedRuleName; readonly where: string }[];
+  /** The stated rules this document says somewhere. */
+  readonly statedRules: readonly StatedRuleName[];
 }
 
 /** Headers (names lower-cased) or the path's variables (percent-decoded). */
@@ -118,15 +118,14 @@ export function requestCheck(document: OpenApiDocument): RequestCheck {
   const ready = api.init();
 
   const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
-  const statedRules = (Object.keys(STATED_RULES) as StatedRuleName[]).flatMap((rule) => [
-    ...(infoSays(rule) ? [{ rule, where: 'info' }] : []),
-    ...operations.flatMap(({ operationId, parameters = [], requestBody }) => [
-      ...parameters
-        .filter((parameter) => stated(rule, 'parameter', parameter.description))
-        .map((parameter) => ({ rule, where: `${operationId} parameter ${parameter.name}` })),
-      ...(stated(rule, 'requestBody', requestBody?.description) ? [{ rule, where: `${operationId} requestBody` }] : []),
-    ]),
-  ]);
+  const descriptions = {
+    info: [document.info.description],
+    parameter: operations.flatMap(({ parameters = [] }) => parameters.map(({ description }) => description)),
+    requestBody: operations.map(({ requestBody }) => requestBody?.description),
+  };
+  const statedRules = (Object.keys(STATED_RULES) as StatedRuleName[]).filter((rule) =>
+    descriptions[STATED_RULES[rule].place].some((text) => stated(rule, STATED_RULES[rule].place, text)),
+  );
 
   function cursorProblems(parameter: Parameter, value: string, query: URLSearchParams, history: RequestHistory): string[] {
     const issued = history.nextLinks.filter((link) => link.searchParams.get(parameter.name) === value);
