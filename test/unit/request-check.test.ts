@@ -183,6 +183,15 @@ describe('request bodies', () => {
     expect(await allowed(post('{"name":"Rex","categoryId":1,"id":5}', 'application/json'))).toBe(false);
   });
 
+  test("the schemas are read as JSON Schema 2020-12, OpenAPI 3.1's dialect", async () => {
+    // dependentRequired is 2020-12's (draft-07 tools ignore it): with it, a categoryId needs a status.
+    const dialect = requestCheck(
+      edited((copy) => Object.assign(copy.components.schemas.NewPet ?? {}, { dependentRequired: { categoryId: ['status'] } })),
+    );
+    expect(await allowed(post('{"name":"Rex","categoryId":1}', 'application/json'), undefined, dialect)).toBe(false);
+    expect(await allowed(post('{"name":"Rex","categoryId":1,"status":"sold"}', 'application/json'), undefined, dialect)).toBe(true);
+  });
+
   test('a body over the size the body description states is refused', async () => {
     expect(await allowed(post(`{"name":"Rex",${' '.repeat(256 * 1024)}"categoryId":1}`, 'application/json'))).toBe(false);
   });
