@@ -19,9 +19,10 @@ const shared = {
   transform: {
     '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2024' }, module: { type: 'commonjs' } }],
   },
-  // Middy 7, jose 6 and cognito-local's one-time-password modules ship ESM only; let SWC turn them into CommonJS like our own code.
-  transformIgnorePatterns: ['/node_modules/(?!(@middy|jose|@scure|@noble|@otplib|otplib)/)'],
-  // ...and its package exports only an `import` condition, which jest's CommonJS resolver skips.
+  // Middy 7, jose 6, cognito-local's one-time-password modules and openapi-backend's reference parser ship ESM only; let SWC
+  // turn them into CommonJS like our own code.
+  transformIgnorePatterns: ['/node_modules/(?!(openapi-backend/node_modules/)?(@middy|jose|@scure|@noble|@otplib|otplib|@apidevtools)/)'],
+  // ...and Middy's package exports only an `import` condition, which jest's CommonJS resolver skips.
   moduleNameMapper: { '^@middy/([a-z-]+)$': '<rootDir>/node_modules/@middy/$1/index.js' },
   moduleFileExtensions: ['ts', 'js', 'json'],
 };

@@ -108,10 +108,6 @@ function locate(method: string, url: string): LocatedOperation | undefined {
   );
 }
 
-export function findOperation(method: string, url: string): Operation | undefined {
-  return locate(method, url)?.operation;
-}
-
 /** Locally the account API shares the origin of the others: its paths are the ones under /account. */
 const isAccountUrl = (url: string): boolean => {
   const { pathname } = new URL(url);

@@ -1,9 +1,9 @@
 /**
  * ajv over one OpenAPI document's schemas (JSON Schema 2020-12, OpenAPI 3.1's dialect; patterns with
  * the `u` flag, as Prism compiles them): one setup for the answer check (./contract-check.ts) and the
- * request oracle (./request-check.ts).
+ * request oracle's validator (./request-check.ts).
  */
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import Ajv2020, { type Options, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { JsonSchema, OpenApiDocument } from './types';
 
@@ -13,11 +13,17 @@ export type SchemaProblems = (schema: JsonSchema, value: unknown, rootName?: str
 const COMPONENTS = '"#/components/schemas/';
 const COMPONENTS_ID = 'urn:petstore:components';
 
-export function schemaValidation(document: OpenApiDocument): SchemaProblems {
-  const ajv = new Ajv2020({ allErrors: true, strict: true });
+/** Ajv for OpenAPI 3.1's schemas, with the formats the documents use. */
+export function openApiAjv(options: Options = {}): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, ...options });
   addFormats(ajv);
   // OpenAPI's integer widths: JSON numbers are doubles, so an int64 a client can send exactly is a safe integer.
   ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isSafeInteger(value) });
+  return ajv;
+}
+
+export function schemaValidation(document: OpenApiDocument): SchemaProblems {
+  const ajv = openApiAjv();
   const toAjvRefs = <T>(schema: T): T => JSON.parse(JSON.stringify(schema).replaceAll(COMPONENTS, `"${COMPONENTS_ID}#/$defs/`)) as T;
   ajv.addSchema({ $id: COMPONENTS_ID, $defs: toAjvRefs(document.components.schemas) });
 

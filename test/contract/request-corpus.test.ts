@@ -13,7 +13,7 @@ import { DOCUMENTS } from '#openapi/documents';
 import { requestCheck, STATED_RULES, type RequestCheck, type StatedRuleName } from '#openapi/request-check';
 import type { OpenApiDocument, Operation } from '#openapi/types';
 import type { PublicOperationId } from '#shared/routes';
-import { useTestApi, type ApiAnswer } from '../support/test-api';
+import { useTestApi, type ApiAnswer, type CallOptions } from '../support/test-api';
 import {
   createPetRequests,
   getPetRequests,
@@ -30,6 +30,8 @@ const api = useTestApi();
 const SIZES = { createPet: 800, submitMessage: 550, listPets: 600, getPet: 350, unknownRoutes: 20 } as const;
 /** Requests in flight at once: enough to keep the server busy, few enough for a busy 2-core machine. */
 const CONCURRENCY = 8;
+/** Attempts per request on a busy machine (see callAgainIfBusy). */
+const MAX_ATTEMPTS = 3;
 /** Each operation must see both verdicts at least this often, or the test proves little. */
 const AT_LEAST_PER_VERDICT = 60;
 const SEED = Number(process.env.PETSTORE_CORPUS_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -104,7 +106,7 @@ async function run(request: CorpusRequest): Promise<ApiAnswer | undefined> {
   }
   // Bytes, so that fetch adds no Content-Type of its own.
   const body = typeof request.body === 'string' ? new TextEncoder().encode(request.body) : request.body;
-  const verdict = located.check.check(
+  const verdict = await located.check.check(
     { method: request.method, path, query: url.search.slice(1), headers, ...(body === undefined ? {} : { body }) },
     { nextLinks },
   );
@@ -112,7 +114,7 @@ async function run(request: CorpusRequest): Promise<ApiAnswer | undefined> {
   let server: ServerVerdict;
   let answerText: string;
   try {
-    answer = await api.call(request.method, url.href, { key: null, headers, ...(body === undefined ? {} : { body }) });
+    answer = await callAgainIfBusy(request.method, url.href, { key: null, headers, ...(body === undefined ? {} : { body }) });
     server = serverVerdict(answer);
     answerText = answer.text;
   } catch (error) {
@@ -131,6 +133,31 @@ async function run(request: CorpusRequest): Promise<ApiAnswer | undefined> {
     answer: answerText,
   });
   return answer;
+}
+
+/** Requests sent again: after a 503, and after a connection closed before any answer. */
+let sentAgain = 0;
+
+/**
+ * The API's answer, asking again what a busy machine can make fail: a 503 `service_unavailable` (the local
+ * DynamoDB timed out), after its `Retry-After` as the documents tell clients; and a request whose kept-alive
+ * connection the server closed as it was sent (RFC 9112 §9.3.1 lets a client retry it). Any other 5xx,
+ * and a contract violation, is the answer.
+ */
+async function callAgainIfBusy(method: string, url: string, options: CallOptions): Promise<ApiAnswer> {
+  for (let attempt = 1; ; attempt++) {
+    let answer: ApiAnswer;
+    try {
+      answer = await api.call(method, url, options);
+    } catch (error) {
+      if (!(error instanceof TypeError && error.message === 'fetch failed') || attempt === MAX_ATTEMPTS) throw error;
+      sentAgain++;
+      continue;
+    }
+    if (answer.status !== 503 || attempt === MAX_ATTEMPTS) return answer;
+    sentAgain++;
+    await new Promise((wake) => setTimeout(wake, Number(answer.headers.get('retry-after')) * 1000));
+  }
 }
 
 /** Runs requests with at most CONCURRENCY in flight. */
@@ -200,8 +227,7 @@ test(
   'the OpenAPI documents predict the verdict on every request of a generated corpus',
   async () => {
     const started = Date.now();
-    await runAll(sample(createPetRequests, SIZES.createPet, 1));
-    await runAll(sample(submitMessageRequests, SIZES.submitMessage, 2));
+    await runAll([...sample(createPetRequests, SIZES.createPet, 1), ...sample(submitMessageRequests, SIZES.submitMessage, 2)]);
     const issued = await walkListings();
     expect(issued.length).toBeGreaterThan(20);
     await runAll([
@@ -222,7 +248,7 @@ test(
     console.log(
       [
         `request corpus (seed ${SEED}; PETSTORE_CORPUS_SEED=${SEED} repeats it): ${outcomes.length} requests in ${Date.now() - started} ms, ` +
-          `${disagreements.length} disagreements`,
+          `${disagreements.length} disagreements, ${sentAgain} sent again`,
         ...[...tally].map(([operationId, counts]) => `  ${operationId}: ${counts.allowed} allowed, ${counts.refused} refused`),
         `  changes: ${[...kinds]
           .sort(([a], [b]) => a.localeCompare(b))
@@ -252,6 +278,6 @@ function createdPetIds(): number[] {
 }
 
 test('every rule the oracle reads from descriptions is stated in the documents it reads', () => {
-  const stated = new Set([...checks.values()].flatMap((check) => check.statedRules.map(({ rule }) => rule)));
+  const stated = new Set([...checks.values()].flatMap((check) => check.statedRules));
   expect([...stated].sort()).toEqual((Object.keys(STATED_RULES) as StatedRuleName[]).sort());
 });
