@@ -65,9 +65,16 @@ function functionIn(resources: Resources, value: unknown): string | undefined {
   return Object.values(value).reduce<string | undefined>((found, part) => found ?? functionIn(resources, part), undefined);
 }
 
-/** A function in its sandbox, started at its first invocation and again after a timeout or a crash. */
-function sandboxed(name: string, options: WorkerOptions, timeoutMs: number, stops: (() => unknown)[]): LambdaFunction {
+/** A function in its sandbox, started at its first invocation and again after a timeout, a crash or a recycle. */
+function sandboxed(
+  name: string,
+  options: WorkerOptions,
+  timeoutMs: number,
+  stops: (() => unknown)[],
+  recycles: (() => unknown)[],
+): LambdaFunction {
   let worker: Worker | undefined;
+  recycles.push(() => worker?.terminate());
   let nextId = 0;
   const calls = new Map<number, { done: (result: unknown) => void; fail: (error: Error) => void; timer: NodeJS.Timeout }>();
   const settle = (id: number) => {
@@ -122,6 +129,8 @@ export interface Rehearsal {
   readonly environment: Readonly<Record<string, string>>;
   /** The local name of the authorizer's API-keys table. */
   readonly apiKeysTable: string;
+  /** Ends every sandbox, as Lambda retires its instances: the next invocations start cold, their caches empty. */
+  recycle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -133,6 +142,7 @@ export async function startRehearsal(stage: StageName, assemblyDir: string, cors
   const resources = (stack.template as { Resources: Resources }).Resources;
   const assets = stack.dependencies.find((artifact) => artifact instanceof AssetManifestArtifact)?.contents.files ?? {};
   const stops: (() => unknown)[] = [];
+  const recycles: (() => unknown)[] = [];
   const close = async (): Promise<void> => {
     for (const stop of stops.reverse()) await stop();
   };
@@ -188,7 +198,7 @@ export async function startRehearsal(stage: StageName, assemblyDir: string, cors
       cpSync(join(assemblyDir, asset.source.path), dir, { recursive: true });
       const variables = Object.entries(Environment?.Variables ?? {}).map((variable) => valueOf(id, variable));
       const env: Record<string, string> = { ...Object.fromEntries(variables), AWS_LAMBDA_FUNCTION_NAME: id, ...environment };
-      return { invoke: sandboxed(id, { env, workerData: { dir, handler: Handler } }, Timeout * 1000, stops), env };
+      return { invoke: sandboxed(id, { env, workerData: { dir, handler: Handler } }, Timeout * 1000, stops, recycles), env };
     };
 
     // The template's routes, each to the function its integration invokes (through the `live` alias where there is one).
@@ -209,7 +219,10 @@ export async function startRehearsal(stage: StageName, assemblyDir: string, cors
     // Each sandbox ends at its own timeout; API Gateway gives up on an integration after 30 s.
     const api = await startLocalApi({ functions, accountAuthorizer: accounts.accountAuthorizer, corsOrigins, functionTimeoutMs: 30_000 });
     stops.push(() => api.close());
-    return { api, environment, apiKeysTable, close };
+    const recycle = async (): Promise<void> => {
+      await Promise.all(recycles.map((end) => end()));
+    };
+    return { api, environment, apiKeysTable, recycle, close };
   } catch (error) {
     await close();
     throw error;

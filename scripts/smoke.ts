@@ -33,6 +33,8 @@ interface Session {
   readonly where: string;
   /** Revokes the run's temporary key; undefined when the key is not ours to revoke. */
   readonly revoke?: () => Promise<void>;
+  /** Waits until no authorizer instance can still admit a key revoked now. */
+  readonly outwaitCache?: () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,10 @@ async function stageSession(stage: string, options: AwsTargetOptions): Promise<S
     corsOrigin: new URL(output('PortalUrl')).origin,
     where: `${stackName} (${output('PetsBaseUrl')})`,
     revoke,
+    outwaitCache: async () => {
+      console.log(`(revoked the temporary key; waiting ${REVOCATION_WAIT_MS / 1000} s for the authorizer's cache window)`);
+      await new Promise((wake) => setTimeout(wake, REVOCATION_WAIT_MS));
+    },
     close: () => {
       db.destroy();
       return Promise.resolve();
@@ -88,6 +94,11 @@ async function rehearsalSession(stage: string, assemblyDir: string): Promise<Ses
     corsOrigin,
     where: `the bundles of ${stackNameOf(stage)} from ${assemblyDir}, served at ${api.origin} (CORS for ${corsOrigin})`,
     revoke,
+    // Lambda would retire the authorizer's instances, and their caches, in time: here that happens at once.
+    outwaitCache: async () => {
+      console.log("(revoked the temporary key; ended every function's sandbox, the authorizer's cache with it)");
+      await rehearsal.recycle();
+    },
     close: async () => {
       db.destroy();
       await rehearsal.close();
@@ -150,8 +161,7 @@ async function main(argv: string[]): Promise<number> {
           }
         : await (async () => {
             await session.revoke?.();
-            console.log(`(revoked the temporary key; waiting ${REVOCATION_WAIT_MS / 1000} s for the authorizer's cache window)`);
-            await new Promise((wake) => setTimeout(wake, REVOCATION_WAIT_MS));
+            await session.outwaitCache?.();
             return checkRevokedKeyRefused(session.target.petsBaseUrl, session.target.key);
           })()
       : { name: 'the revoked temporary key is refused', outcome: 'skip', detail: 'the key was given (--key): not ours to revoke' };
