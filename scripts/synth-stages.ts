@@ -5,7 +5,7 @@
  * the front door from outside us-east-1, hence the edge stack too). Fails on any esbuild warning
  * (NodejsFunction's esbuild only prints them and carries on; esbuild has no flag that makes every
  * warning an error) and, through `--strict`, on any CDK warning. Staging's assembly is left in cdk.out, where
- * `npm run rehearse -- --stage staging` (CI's next step) serves it.
+ * `npm run rehearse -- --stage staging` serves it (CI's rehearsal test does, through PETSTORE_REHEARSAL_ASSEMBLY).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -63,41 +63,49 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: n
   });
 }
 
-async function main(): Promise<number> {
-  let failed = 0;
-  for (const synthesis of SYNTHESES) {
-    const outdir = synthesis.keep ? join(ROOT, 'cdk.out') : mkdtempSync(join(tmpdir(), 'petstore-synth-'));
-    const started = performance.now();
-    const args = [
-      'synth',
-      '--quiet',
-      '--strict',
-      '--output',
-      outdir,
-      ...Object.entries(synthesis.context).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
-    ];
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ...(synthesis.region ? { AWS_REGION: synthesis.region } : {}),
-      // No AWS account needed: the CLI must not wait on the instance metadata service for credentials.
-      AWS_EC2_METADATA_DISABLED: 'true',
-    };
-    try {
-      const { code, output } = await run(args, env);
-      const warned = ESBUILD_WARNING.test(output);
-      const bundles = output.match(/Bundling asset /g)?.length ?? 0;
-      const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      if (code !== 0 || warned || bundles === 0) {
-        failed++;
-        const why = code !== 0 ? `cdk synth exited with ${code}` : warned ? 'esbuild warned' : 'nothing was bundled';
-        console.error(`FAIL ${synthesis.name}: ${why} (${seconds} s)\n${output}`);
-      } else {
-        console.log(`ok   ${synthesis.name}: ${bundles} functions bundled, cdk-nag clean, no warning (${seconds} s)`);
-      }
-    } finally {
-      if (!synthesis.keep) rmSync(outdir, { recursive: true, force: true });
+/** Whether one synthesis came out clean; says so, or why not with the CLI's output. */
+async function synthesize(synthesis: Synthesis): Promise<boolean> {
+  const outdir = synthesis.keep ? join(ROOT, 'cdk.out') : mkdtempSync(join(tmpdir(), 'petstore-synth-'));
+  const started = performance.now();
+  const args = [
+    'synth',
+    '--quiet',
+    '--strict',
+    '--output',
+    outdir,
+    ...Object.entries(synthesis.context).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+  ];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...(synthesis.region ? { AWS_REGION: synthesis.region } : {}),
+    // No AWS account needed: the CLI must not wait on the instance metadata service for credentials.
+    AWS_EC2_METADATA_DISABLED: 'true',
+  };
+  try {
+    const { code, output } = await run(args, env);
+    const warned = ESBUILD_WARNING.test(output);
+    const bundles = output.match(/Bundling asset /g)?.length ?? 0;
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    if (code !== 0 || warned || bundles === 0) {
+      const why = code !== 0 ? `cdk synth exited with ${code}` : warned ? 'esbuild warned' : 'nothing was bundled';
+      console.error(`FAIL ${synthesis.name}: ${why} (${seconds} s)\n${output}`);
+      return false;
     }
+    console.log(`ok   ${synthesis.name}: ${bundles} functions bundled, cdk-nag clean, no warning (${seconds} s)`);
+    return true;
+  } finally {
+    if (!synthesis.keep) rmSync(outdir, { recursive: true, force: true });
   }
+}
+
+async function main(): Promise<number> {
+  // Two at a time: a synthesis is mostly one Node process's work (the CLI and the app), esbuild's share is short.
+  const queue = [...SYNTHESES];
+  let failed = 0;
+  const worker = async (): Promise<void> => {
+    for (let next = queue.shift(); next; next = queue.shift()) if (!(await synthesize(next))) failed++;
+  };
+  await Promise.all([worker(), worker()]);
   console.log(`synth:stages: ${SYNTHESES.length - failed} of ${SYNTHESES.length} syntheses clean`);
   return failed === 0 ? 0 : 1;
 }

@@ -1,12 +1,13 @@
 /**
- * `npm run rehearse`: the staging stage as `cdk synth` builds it (real bundling, into a folder of this test) passes
+ * `npm run rehearse`: the staging stage as `cdk synth` builds it (real bundling, into a folder of this test, or
+ * in CI the assembly `npm run synth:stages` left in PETSTORE_REHEARSAL_ASSEMBLY) passes
  * the smoke suite on this machine, and a template that no longer gives a function its table fails it, naming the
  * variable. Both runs are the CLI as CI runs it; their ceilings only turn a hang into a failure.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { constructIdOf } from '#lib/construct-ids';
 import { stackNameOf } from '#shared/stages';
@@ -41,6 +42,12 @@ let assembly: string;
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'petstore-rehearsal-test-'));
+  // .ci/run names the staging assembly its `npm run synth:stages` just built, the same synthesis as below.
+  const built = process.env.PETSTORE_REHEARSAL_ASSEMBLY;
+  if (built) {
+    assembly = resolve(PROJECT_ROOT, built);
+    return;
+  }
   assembly = join(folder, 'cdk.out');
   const synth = await ran(join(PROJECT_ROOT, 'node_modules/.bin/cdk'), ['synth', '--quiet', '-c', `stage=${STAGE}`, '--output', assembly]);
   expect(synth).toMatchObject({ code: 0 });
