@@ -17,6 +17,7 @@ import { AUTH_CACHE_TTL_MS } from '#auth/settings';
 import { isStageName, STAGES, stackNameOf, type StageName } from '#shared/stages';
 import {
   clientConfigOf,
+  outputOf,
   runOperatorCommand,
   STAGE_REQUIRED,
   stackOutputs,
@@ -62,11 +63,7 @@ async function deployedTarget(stage: StageName, options: AwsTargetOptions): Prom
   const stackName = stackNameOf(stage);
   const aws = await stageTarget(stage, options);
   const outputs = await stackOutputs(stage, aws);
-  const output = (key: string): string => {
-    const value = outputs[key];
-    if (!value) throw new Error(`stack ${stackName} has no ${key} output; deploy it first`);
-    return value;
-  };
+  const output = (key: string): string => outputOf(outputs, key);
   const tableName = output('ApiKeysTableName');
   const db = createDocumentClient(undefined, aws.region);
   const keys = new DynamoApiKeyRepository(db, tableName);
@@ -170,7 +167,7 @@ async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const target = values.stage
-    ? await deployedTarget(values.stage, { region: values.region, profile: values.profile })
+    ? await deployedTarget(values.stage, values)
     : await localTarget(resolve(values['data-dir'] ?? process.env.PETSTORE_DATA_DIR ?? '.petstore'));
   try {
     const print = (json: unknown, text: string): void => console.log(values.json ? JSON.stringify(json) : text);

@@ -19,7 +19,7 @@ import { createDocumentClient } from '#data/dynamodb-client';
 import { DynamoApiKeyRepository, type ApiKeyRepository } from '#data/repositories/api-key-repository';
 import { isStageName, stackNameOf } from '#shared/stages';
 import { startRehearsal } from '#local/rehearsal';
-import { runOperatorCommand, STAGE_REQUIRED, stackOutputs, stageTarget, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
+import { outputOf, runOperatorCommand, STAGE_REQUIRED, stackOutputs, stageTarget, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
 import { checkRevokedKeyRefused, runSmokeChecks, type CheckResult, type SmokeTarget } from './smoke/checks';
 
 const SMOKE_ACCOUNT_ID = 'acct_smoke';
@@ -54,11 +54,7 @@ async function stageSession(stage: string, options: AwsTargetOptions): Promise<S
   // The region cdk deploy used, found the way the CDK CLI finds it; on stdout, with the checks' report.
   const aws = await stageTarget(stage, options, (line) => console.log(line));
   const outputs = await stackOutputs(stage, aws);
-  const output = (key: string): string => {
-    const value = outputs[key];
-    if (!value) throw new Error(`stack ${stackName} in ${aws.region} has no ${key} output; deploy it first`);
-    return value;
-  };
+  const output = (key: string): string => outputOf(outputs, key);
   const db = createDocumentClient(undefined, aws.region);
   const { key, revoke } = await temporaryKey(new DynamoApiKeyRepository(db, output('ApiKeysTableName')));
   return {
@@ -124,7 +120,7 @@ async function main(argv: string[]): Promise<number> {
   }
   let session: Session;
   if (values.stage !== undefined && values.rehearse) session = await rehearsalSession(values.stage, values.assembly);
-  else if (values.stage !== undefined) session = await stageSession(values.stage, { region: values.region, profile: values.profile });
+  else if (values.stage !== undefined) session = await stageSession(values.stage, values);
   else {
     const { 'pets-base-url': petsBaseUrl, 'messages-base-url': messagesBaseUrl, key } = values;
     if (!petsBaseUrl || !messagesBaseUrl || !key) {

@@ -10,11 +10,10 @@ import {
   type FilterLogEventsCommandInput,
   type FilterLogEventsCommandOutput as Page,
 } from '@aws-sdk/client-cloudwatch-logs';
-import { parseArgs } from 'node:util';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import type { ApiName } from '#shared/routes';
-import { isStageName, STAGES } from '#shared/stages';
-import { clientConfigOf, STAGE_REQUIRED, stackResources, stageTarget, TARGET_ARGS, TARGET_USAGE } from '../aws-target';
+import { STAGES } from '#shared/stages';
+import { clientConfigOf, parseStageArgs, stackResources, stageTarget, TARGET_USAGE } from '../aws-target';
 import {
   accessLogSourceOf,
   API_NAMES,
@@ -122,10 +121,9 @@ async function* merged(streams: AsyncGenerator<Timed>[]): AsyncGenerator<Timed> 
 
 /** The command; `clock` and `until` (which ends --follow) are for tests. The exit code: 0, or 1 or 2 with a message. */
 export async function logsCommand(argv: string[], clock: Clock = SYSTEM_CLOCK, until?: AbortSignal): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      stage: { type: 'string' },
+  const args = parseStageArgs(
+    argv,
+    {
       function: { type: 'string', multiple: true },
       api: { type: 'string', multiple: true },
       since: { type: 'string', default: '15m' },
@@ -133,18 +131,11 @@ export async function logsCommand(argv: string[], clock: Clock = SYSTEM_CLOCK, u
       filter: { type: 'string' },
       follow: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
-      ...TARGET_ARGS,
-      help: { type: 'boolean', default: false },
     },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  if (!isStageName(values.stage)) {
-    console.error(`${STAGE_REQUIRED}\n\n${USAGE}`);
-    return 2;
-  }
+    USAGE,
+  );
+  if (typeof args === 'number') return args;
+  const { values, stage } = args;
   const functions = values.function ?? [];
   const unknownFunction = functions.find((name) => !isFunctionName(name));
   if (unknownFunction !== undefined) {
@@ -169,12 +160,12 @@ export async function logsCommand(argv: string[], clock: Clock = SYSTEM_CLOCK, u
   const filterPattern = values.filter ?? (requestId === undefined ? undefined : `"${requestId}"`);
   const wanted = (event: Timed) => values.filter === undefined || requestId === undefined || event.raw.includes(requestId);
 
-  const target = await stageTarget(values.stage, { region: values.region, profile: values.profile });
+  const target = await stageTarget(stage, values);
   const named = new Set<string>([
     ...(functions.length > 0 || apis.length > 0 ? functions : DEPLOYED_FUNCTIONS.map((fn) => fn.name)),
     ...apis.map((api) => accessLogSourceOf(api as ApiName)),
   ]);
-  const sources = logSourcesOf(await stackResources(values.stage, target)).filter((source) => named.has(source.name));
+  const sources = logSourcesOf(await stackResources(stage, target)).filter((source) => named.has(source.name));
   if (sources.length === 0) {
     console.error(`the stack has no log group for ${[...named].join(', ')}; is it deployed from this version?`);
     return 1;
