@@ -1,7 +1,6 @@
 /**
- * The one builder of the service's OpenAPI 3.1 documents (./documents.ts says which): from the route
- * table (shared/routes.ts), the zod schemas and their `apiDocs` metadata (lambda/contract/schemas/) and
- * the operation table (./operations.ts). `npm run openapi` writes them to docs/; the local server serves them.
+ * The one builder of the OpenAPI 3.1 documents (./documents.ts says which): from the route table (shared/routes.ts),
+ * the zod schemas with their `apiDocs` metadata and the operation docs (./operation-docs.ts).
  */
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS } from '#contract/operation-spec';
 import { MAX_BODY_BYTES } from '#http/middleware/limit-body-size';
@@ -19,11 +18,7 @@ const API_VERSION = '1.0.0';
 const BASE_PATHS: Record<ApiName, string> = { pets: PETS_BASE_PATH, messages: '', account: '' };
 const STACK_OUTPUTS: Record<ApiName, string> = { pets: 'PetsBaseUrl', messages: 'MessagesBaseUrl', account: 'AccountBaseUrl' };
 
-/**
- * Server variables are one namespace in most tools (Postman, Portman, Prism): each API's variables
- * carry its name, so the messages servers never borrow the pets API's id. The account API has no
- * custom domain.
- */
+/** Server variables are one namespace in most tools (Postman, Prism): each API's carry its name. */
 const SERVER_VARIABLES: Record<ApiName, { apiId: string; region: string; domain?: string; port: string }> = {
   pets: { apiId: 'apiId', region: 'region', domain: 'petsDomain', port: 'port' },
   messages: { apiId: 'messagesApiId', region: 'messagesRegion', domain: 'messagesDomain', port: 'messagesPort' },
@@ -32,10 +27,7 @@ const SERVER_VARIABLES: Record<ApiName, { apiId: string; region: string; domain?
 /** Examples only: a stage's own names are its `petsDomain` and `messagesDomain` options (docs/deploy-reference.md). */
 const EXAMPLE_DOMAINS: Partial<Record<ApiName, string>> = { pets: 'api.example.com', messages: 'messages.example.com' };
 
-/**
- * Deployed addresses are only known after `cdk deploy` (API Gateway picks the API id), so they are
- * templates: fill in the stack output the description names.
- */
+/** Deployed addresses are known only after `cdk deploy` (API Gateway picks the id): templates naming the stack output. */
 export function serversOf(api: ApiName): Server[] {
   const basePath = BASE_PATHS[api];
   const names = SERVER_VARIABLES[api];
@@ -150,11 +142,9 @@ function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: Schem
   };
 }
 
-/** What tells one document from another; everything else is built the same way. */
+/** What tells one document from another: `file` relative to the root, `api` whose base address its servers are. */
 export interface DocumentDefinition {
-  /** Where `npm run openapi` writes it, relative to the project root. */
   readonly file: string;
-  /** The API whose base address the document's servers are: every route must be one of its. */
   readonly api: ApiName;
   readonly routes: readonly RouteDefinition[];
   readonly info: Pick<OpenApiDocument['info'], 'title' | 'summary' | 'description'>;

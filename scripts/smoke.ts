@@ -1,16 +1,7 @@
 /**
- * `npm run smoke`: the black-box checks of scripts/smoke/checks.ts against a running stage, one line
- * per check and a summary; exits 1 when any check fails.
- *
- *   npm run smoke -- --stage staging [--region eu-west-1] [--profile ops] [--origin https://app.example.com]
- *       finds the base URLs in the stack's outputs, issues a temporary key into its API-keys table
- *       (your AWS credentials), revokes it at the end and, after the authorizer's cache window,
- *       checks it is refused (--no-revocation-wait skips that wait). prod needs --read-only.
- *   npm run smoke -- --pets-base-url https://…/v1 --messages-base-url https://… --key pst_…
- *       any address, with your own key (nothing to revoke).
- *   npm run rehearse -- --stage staging [--assembly cdk.out]   (smoke --rehearse)
- *       the stage as `cdk synth` left it: its bundles, tables and routes on this machine (local/rehearsal.ts; what CI runs).
- * --read-only creates nothing: the checks that store pets or messages are skipped (and say so).
+ * `npm run smoke`: the checks of scripts/smoke/checks.ts against a stage (`--stage`: its outputs, and a temporary key
+ * issued into its table and revoked at the end), any address with your own key (`--pets-base-url … --key …`), or the
+ * stage as `cdk synth` left it, served on this machine (`--rehearse`, local/rehearsal.ts). Exits 1 when a check fails.
  */
 import { parseArgs } from 'node:util';
 import { issueApiKey } from '#auth/api-keys';
@@ -26,12 +17,11 @@ const SMOKE_ACCOUNT_ID = 'acct_smoke';
 /** Past the authorizer's cache window, with a margin for clocks and in-flight lookups. */
 const REVOCATION_WAIT_MS = AUTH_CACHE_TTL_MS + 5_000;
 
+/** `corsOrigin`: one the stage allows, unless --origin names another; `revoke`: absent when the key is not ours. */
 interface Session {
   readonly target: Omit<SmokeTarget, 'readOnly' | 'corsOrigin'>;
-  /** An origin the stage allows CORS from, checked unless --origin names another. */
   readonly corsOrigin?: string;
   readonly where: string;
-  /** Revokes the run's temporary key; undefined when the key is not ours to revoke. */
   readonly revoke?: () => Promise<void>;
   close(): Promise<void>;
 }
@@ -40,12 +30,7 @@ interface Session {
 async function temporaryKey(keys: ApiKeyRepository): Promise<{ key: string; revoke: () => Promise<void> }> {
   const issued = issueApiKey({ accountId: SMOKE_ACCOUNT_ID, description: `npm run smoke ${new Date().toISOString()}` });
   await keys.create(issued.record);
-  return {
-    key: issued.key,
-    revoke: async () => {
-      await keys.revoke(issued.record.keyId, new Date());
-    },
-  };
+  return { key: issued.key, revoke: () => keys.revoke(issued.record.keyId, new Date()).then(() => undefined) };
 }
 
 async function stageSession(stage: string, options: AwsTargetOptions): Promise<Session> {

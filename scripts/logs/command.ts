@@ -1,8 +1,7 @@
 /**
- * `npm run logs` (scripts/logs.ts): a stage's log lines, oldest first across its log groups (scripts/logs/lines.ts),
- * printed page by page. `--follow` polls FilterLogEvents rather than opening a Live Tail session: Live Tail samples
- * down to 500 events a second (a stage at its throttles writes far more), takes at most 10 log groups (a stage has
- * 15), by ARN only, and needs a second permission.
+ * `npm run logs`: a stage's log lines, oldest first across its log groups, page by page. `--follow` polls
+ * FilterLogEvents rather than a Live Tail session, which samples down to 500 events a second, takes at most 10 log
+ * groups (a stage has 15), by ARN only, and needs a second permission.
  */
 import {
   CloudWatchLogsClient,
@@ -53,10 +52,7 @@ const FOLLOW_INTERVAL_MS = 2_000;
 /** Events reach CloudWatch Logs seconds after their timestamp: each --follow round looks this far back again. */
 const LATE_ARRIVAL_MS = 60_000;
 
-/**
- * FilterLogEvents, whose quota other readers share, CALL_GAP_MS apart; "Rate exceeded" doubles the gap and the call
- * is made again (never given up), a success halves it back. The SDK's own retries would spend the quota at once: off.
- */
+/** FilterLogEvents (a shared quota) paced: "Rate exceeded" doubles the gap and retries, a success halves it; no SDK retries. */
 function pacedFilter(logs: CloudWatchLogsClient, clock: Clock): (input: FilterLogEventsCommandInput) => Promise<Page> {
   let gap = CALL_GAP_MS;
   let next = 0;
