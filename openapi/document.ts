@@ -8,9 +8,9 @@ import { ErrorBody, GatewayErrorBody } from '#contract/schemas/error';
 import { PETS_BASE_PATH, type ApiName, type RouteDefinition } from '#shared/routes';
 import { stackNameOf } from '#shared/stages';
 import { SchemaConverter } from './json-schema';
-import { OPERATION_DOCS, errorCodesOf, takesBody, type OperationDocs } from './operation-docs';
-import { errorResponses, headers } from './responses';
-import type { HttpMethodKey, JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Response, Server } from './types';
+import { OPERATION_DOCS, takesBody, type OperationDocs } from './operation-docs';
+import { errorResponses, headers, type ErrorSchemas } from './responses';
+import type { HttpMethodKey, OpenApiDocument, Operation, Parameter, PathItem, Response, Server } from './types';
 
 const API_VERSION = '1.0.0';
 
@@ -80,7 +80,13 @@ const IDEMPOTENCY_KEY: Parameter = {
   schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source, minLength: 1, maxLength: 255 },
 };
 
-function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: SchemaConverter, security: Operation['security']): Operation {
+function operationOf(
+  route: RouteDefinition,
+  docs: OperationDocs,
+  schemas: SchemaConverter,
+  errorSchemas: ErrorSchemas,
+  security: Operation['security'],
+): Operation {
   const {
     spec: { input },
     success,
@@ -91,7 +97,6 @@ function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: Schem
     ...schemas.parameters(input.query, 'query'),
     ...(docs.spec.idempotent ? [IDEMPOTENCY_KEY] : []),
   ];
-  const operationHeaders = docs.headers ?? {};
   return {
     operationId: route.operationId,
     summary: docs.summary,
@@ -117,7 +122,7 @@ function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: Schem
     responses: {
       [String(success.status)]: {
         description: success.description,
-        headers: headers({ 'Cache-Control': true, ...success.headers, ...operationHeaders }),
+        headers: headers({ 'Cache-Control': true, ...success.headers, ...docs.headers }),
         ...(success.body
           ? {
               content: {
@@ -129,15 +134,7 @@ function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: Schem
             }
           : {}),
       },
-      ...errorResponses(errorCodesOf(docs), {
-        errorSchema: schemas.convert(ErrorBody, 'output'),
-        gatewayErrorSchema: schemas.convert(GatewayErrorBody, 'output'),
-        takesBody: body !== undefined,
-        operationHeaders,
-        ...(docs.exampleMessages ? { exampleMessages: docs.exampleMessages } : {}),
-        ...(docs.errorWhen ? { errorWhen: docs.errorWhen } : {}),
-        idempotent: docs.spec.idempotent === true,
-      }),
+      ...errorResponses(docs, errorSchemas),
     },
   };
 }
@@ -151,16 +148,14 @@ export interface DocumentDefinition {
   readonly tags: OpenApiDocument['tags'];
   readonly securityScheme: { readonly name: string; readonly bearerFormat: string; readonly description: string };
   /** Answers that replace the generated ones on every operation, by status. */
-  readonly responses?: (schemas: { readonly error: JsonSchema; readonly gateway: JsonSchema }) => Readonly<Record<string, Response>>;
+  readonly responses?: (schemas: ErrorSchemas) => Readonly<Record<string, Response>>;
 }
 
 export function buildDocument(definition: DocumentDefinition): OpenApiDocument {
   const schemas = new SchemaConverter();
   const security = [{ [definition.securityScheme.name]: [] }];
-  const replaced = definition.responses?.({
-    error: schemas.convert(ErrorBody, 'output'),
-    gateway: schemas.convert(GatewayErrorBody, 'output'),
-  });
+  const errorSchemas = { error: schemas.convert(ErrorBody, 'output'), gateway: schemas.convert(GatewayErrorBody, 'output') };
+  const replaced = definition.responses?.(errorSchemas);
   const paths: Record<string, PathItem> = {};
   for (const route of definition.routes) {
     // Generators read only the document's servers: an operation of another API would be sent to the wrong address.
@@ -170,7 +165,7 @@ export function buildDocument(definition: DocumentDefinition): OpenApiDocument {
     if (!route.path.startsWith(`${basePath}/`)) throw new Error(`route ${route.path} is not under its API's base path ${basePath}`);
     const path = route.path.slice(basePath.length);
     const method = route.method.toLowerCase() as HttpMethodKey;
-    const operation = operationOf(route, OPERATION_DOCS[route.operationId], schemas, security);
+    const operation = operationOf(route, OPERATION_DOCS[route.operationId], schemas, errorSchemas, security);
     paths[path] = { ...paths[path], [method]: replaced ? { ...operation, responses: { ...operation.responses, ...replaced } } : operation };
   }
   const { bearerFormat, description } = definition.securityScheme;
