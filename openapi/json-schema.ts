@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { apiDocs } from '#contract/schemas/api-docs';
-import type { JsonSchema, Parameter, Reference } from './types';
+import type { JsonSchema, Parameter } from './types';
 
 const COMPONENTS = '#/components/schemas/';
 /** What a wire form keeps from the zod-derived schema it replaces: the annotations, not the text rules. */
@@ -32,8 +32,6 @@ function replaceWithWireForm({ zodSchema, jsonSchema }: OverrideContext): void {
 function pointAtComponents<T>(value: T): T {
   return JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', `"${COMPONENTS}`)) as T;
 }
-
-export const componentRef = (id: string): Reference => ({ $ref: `${COMPONENTS}${id}` });
 
 /** Converts one document's schemas and collects their components, which must convert alike wherever they appear. */
 export class SchemaConverter {
