@@ -1,13 +1,9 @@
 /**
- * The contract check, used by the tests (on every answer they receive) and by `npm run smoke` (on a
- * deployed stage's answers). Holds an HTTP answer to the committed document of its API (docs/openapi/:
- * pets.json, messages.json or account.json, the documents clients get): the request must
- * match a documented operation (through its servers and path), the status must be one the operation
- * documents, every header the API sets must be documented for that answer (required ones present,
- * values matching their schemas), and the body must match the documented media type and schema
- * (./schema-validation.ts).
+ * The contract check of the tests (on every answer) and `npm run smoke` (on a deployed stage's): an HTTP answer held
+ * to the committed document of its API (docs/openapi/): a documented operation and status, every header the API sets
+ * documented (required ones present, values matching), the body matching the documented media type and schema.
  */
-import type { Header, JsonSchema, OpenApiDocument, Operation, Reference, Response } from './types';
+import type { Header, JsonSchema, OpenApiDocument, Operation, Response } from './types';
 // Imported, not read from the working directory: the stage check's bundle carries them into Lambda (lib/petstore-stage-check.ts).
 import accountDocument from '../docs/openapi/account.json';
 import messagesDocument from '../docs/openapi/messages.json';
@@ -26,7 +22,7 @@ export interface ContractAnswer {
   readonly text: string;
 }
 
-/** An answer read whole, with its body parsed when it is JSON (`undefined` when it is not). */
+/** An answer read whole, `json` its body parsed (`undefined` when not JSON). */
 export interface ReadAnswer extends ContractAnswer {
   readonly json: unknown;
 }
@@ -80,7 +76,7 @@ interface LocatedOperation {
   readonly document: OpenApiDocument;
 }
 
-/** `http://127.0.0.1:{port}/v1` + `/pets/{petId}` → a pattern where each variable is one path segment. */
+/** A URL template as a pattern where each variable is one path segment. */
 function templatePattern(template: string): string {
   return template
     .split(/\{[^}]+\}/)
@@ -114,12 +110,7 @@ const isAccountUrl = (url: string): boolean => {
   return pathname === ACCOUNT_BASE_PATH || pathname.startsWith(`${ACCOUNT_BASE_PATH}/`);
 };
 
-const isReference = (value: Header | Reference): value is Reference => '$ref' in value;
-
-/**
- * Outside the documented operations the API answers the `$default` route: 404 `not_found`, or 401
- * without a valid key (the document's description says so; OpenAPI has no place for "any other path").
- */
+/** Outside the documented operations: 404 `not_found`, or 401 without a valid key (said only in the description). */
 function unmatchedRouteResponse(status: number, url: string): Response | undefined {
   if (status !== 401 && status !== 404) return undefined;
   // The account API's `$default` route is behind the JWT authorizer: its 401 is the one every account operation documents.
@@ -145,7 +136,6 @@ function headerProblems(documented: Response['headers'], actual: Headers, docume
   const problems: string[] = [];
   const known = new Map(Object.entries(documented ?? {}).map(([name, header]) => [name.toLowerCase(), { name, header }]));
   for (const { name, header } of known.values()) {
-    if (isReference(header)) throw new Error(`header ${name}: references are not used in this document`);
     const value = actual.get(name);
     if (value === null) {
       if (header.required) problems.push(`required header ${name} is missing`);
@@ -165,11 +155,7 @@ function headerProblems(documented: Response['headers'], actual: Headers, docume
 
 const GATEWAY_ERROR: JsonSchema = { $ref: '#/components/schemas/GatewayError' };
 
-/**
- * API Gateway's own answers (`GatewayError`) come without a Content-Type. OpenAPI cannot say "no media
- * type", so the document lists them under application/json; an answer without one is accepted only
- * where that body is documented, and must then be exactly that body.
- */
+/** API Gateway's own answers (`GatewayError`) have no Content-Type: accepted where that body is under application/json. */
 function gatewayErrorDocumented(documented: NonNullable<Response['content']>): boolean {
   const schema = documented['application/json']?.schema;
   const branches = schema?.oneOf ?? [schema];

@@ -1,7 +1,6 @@
 /**
- * The one builder of the service's OpenAPI 3.1 documents (./documents.ts says which): from the route
- * table (shared/routes.ts), the zod schemas and their `apiDocs` metadata (lambda/contract/schemas/) and
- * the operation table (./operations.ts). `npm run openapi` writes them to docs/; the local server serves them.
+ * The one builder of the OpenAPI 3.1 documents (./documents.ts says which): from the route table (shared/routes.ts),
+ * the zod schemas with their `apiDocs` metadata and the operation docs (./operation-docs.ts).
  */
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS } from '#contract/operation-spec';
 import { MAX_BODY_BYTES } from '#http/middleware/limit-body-size';
@@ -9,9 +8,9 @@ import { ErrorBody, GatewayErrorBody } from '#contract/schemas/error';
 import { PETS_BASE_PATH, type ApiName, type RouteDefinition } from '#shared/routes';
 import { stackNameOf } from '#shared/stages';
 import { SchemaConverter } from './json-schema';
-import { OPERATION_DOCS, errorCodesOf, takesBody, type OperationDocs } from './operation-docs';
-import { errorResponses, headers } from './responses';
-import type { HttpMethodKey, JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Response, Server } from './types';
+import { OPERATION_DOCS, takesBody, type OperationDocs } from './operation-docs';
+import { errorResponses, headers, type ErrorSchemas } from './responses';
+import type { HttpMethodKey, OpenApiDocument, Operation, Parameter, PathItem, Response, Server } from './types';
 
 const API_VERSION = '1.0.0';
 
@@ -19,11 +18,7 @@ const API_VERSION = '1.0.0';
 const BASE_PATHS: Record<ApiName, string> = { pets: PETS_BASE_PATH, messages: '', account: '' };
 const STACK_OUTPUTS: Record<ApiName, string> = { pets: 'PetsBaseUrl', messages: 'MessagesBaseUrl', account: 'AccountBaseUrl' };
 
-/**
- * Server variables are one namespace in most tools (Postman, Portman, Prism): each API's variables
- * carry its name, so the messages servers never borrow the pets API's id. The account API has no
- * custom domain.
- */
+/** Server variables are one namespace in most tools (Postman, Prism): each API's carry its name. */
 const SERVER_VARIABLES: Record<ApiName, { apiId: string; region: string; domain?: string; port: string }> = {
   pets: { apiId: 'apiId', region: 'region', domain: 'petsDomain', port: 'port' },
   messages: { apiId: 'messagesApiId', region: 'messagesRegion', domain: 'messagesDomain', port: 'messagesPort' },
@@ -32,10 +27,7 @@ const SERVER_VARIABLES: Record<ApiName, { apiId: string; region: string; domain?
 /** Examples only: a stage's own names are its `petsDomain` and `messagesDomain` options (docs/deploy-reference.md). */
 const EXAMPLE_DOMAINS: Partial<Record<ApiName, string>> = { pets: 'api.example.com', messages: 'messages.example.com' };
 
-/**
- * Deployed addresses are only known after `cdk deploy` (API Gateway picks the API id), so they are
- * templates: fill in the stack output the description names.
- */
+/** Deployed addresses are known only after `cdk deploy` (API Gateway picks the id): templates naming the stack output. */
 export function serversOf(api: ApiName): Server[] {
   const basePath = BASE_PATHS[api];
   const names = SERVER_VARIABLES[api];
@@ -88,7 +80,13 @@ const IDEMPOTENCY_KEY: Parameter = {
   schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source, minLength: 1, maxLength: 255 },
 };
 
-function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: SchemaConverter, security: Operation['security']): Operation {
+function operationOf(
+  route: RouteDefinition,
+  docs: OperationDocs,
+  schemas: SchemaConverter,
+  errorSchemas: ErrorSchemas,
+  security: Operation['security'],
+): Operation {
   const {
     spec: { input },
     success,
@@ -99,7 +97,6 @@ function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: Schem
     ...schemas.parameters(input.query, 'query'),
     ...(docs.spec.idempotent ? [IDEMPOTENCY_KEY] : []),
   ];
-  const operationHeaders = docs.headers ?? {};
   return {
     operationId: route.operationId,
     summary: docs.summary,
@@ -125,7 +122,7 @@ function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: Schem
     responses: {
       [String(success.status)]: {
         description: success.description,
-        headers: headers({ 'Cache-Control': true, ...success.headers, ...operationHeaders }),
+        headers: headers({ 'Cache-Control': true, ...success.headers, ...docs.headers }),
         ...(success.body
           ? {
               content: {
@@ -137,40 +134,28 @@ function operationOf(route: RouteDefinition, docs: OperationDocs, schemas: Schem
             }
           : {}),
       },
-      ...errorResponses(errorCodesOf(docs), {
-        errorSchema: schemas.convert(ErrorBody, 'output'),
-        gatewayErrorSchema: schemas.convert(GatewayErrorBody, 'output'),
-        takesBody: body !== undefined,
-        operationHeaders,
-        ...(docs.exampleMessages ? { exampleMessages: docs.exampleMessages } : {}),
-        ...(docs.errorWhen ? { errorWhen: docs.errorWhen } : {}),
-        idempotent: docs.spec.idempotent === true,
-      }),
+      ...errorResponses(docs, errorSchemas),
     },
   };
 }
 
-/** What tells one document from another; everything else is built the same way. */
+/** What tells one document from another: `file` relative to the root, `api` whose base address its servers are. */
 export interface DocumentDefinition {
-  /** Where `npm run openapi` writes it, relative to the project root. */
   readonly file: string;
-  /** The API whose base address the document's servers are: every route must be one of its. */
   readonly api: ApiName;
   readonly routes: readonly RouteDefinition[];
   readonly info: Pick<OpenApiDocument['info'], 'title' | 'summary' | 'description'>;
   readonly tags: OpenApiDocument['tags'];
   readonly securityScheme: { readonly name: string; readonly bearerFormat: string; readonly description: string };
   /** Answers that replace the generated ones on every operation, by status. */
-  readonly responses?: (schemas: { readonly error: JsonSchema; readonly gateway: JsonSchema }) => Readonly<Record<string, Response>>;
+  readonly responses?: (schemas: ErrorSchemas) => Readonly<Record<string, Response>>;
 }
 
 export function buildDocument(definition: DocumentDefinition): OpenApiDocument {
   const schemas = new SchemaConverter();
   const security = [{ [definition.securityScheme.name]: [] }];
-  const replaced = definition.responses?.({
-    error: schemas.convert(ErrorBody, 'output'),
-    gateway: schemas.convert(GatewayErrorBody, 'output'),
-  });
+  const errorSchemas = { error: schemas.convert(ErrorBody, 'output'), gateway: schemas.convert(GatewayErrorBody, 'output') };
+  const replaced = definition.responses?.(errorSchemas);
   const paths: Record<string, PathItem> = {};
   for (const route of definition.routes) {
     // Generators read only the document's servers: an operation of another API would be sent to the wrong address.
@@ -180,7 +165,7 @@ export function buildDocument(definition: DocumentDefinition): OpenApiDocument {
     if (!route.path.startsWith(`${basePath}/`)) throw new Error(`route ${route.path} is not under its API's base path ${basePath}`);
     const path = route.path.slice(basePath.length);
     const method = route.method.toLowerCase() as HttpMethodKey;
-    const operation = operationOf(route, OPERATION_DOCS[route.operationId], schemas, security);
+    const operation = operationOf(route, OPERATION_DOCS[route.operationId], schemas, errorSchemas, security);
     paths[path] = { ...paths[path], [method]: replaced ? { ...operation, responses: { ...operation.responses, ...replaced } } : operation };
   }
   const { bearerFormat, description } = definition.securityScheme;

@@ -1,10 +1,7 @@
 /**
- * The documents the service publishes, one per base address, each what ./document.ts builds from a
- * definition: docs/openapi/pets.json and docs/openapi/messages.json (the spec's interface) and
- * docs/openapi/account.json for the developer portal's account API, whose callers send a Cognito access
- * token instead of an API key. One document per base address, each with its own top-level `servers`,
- * because client generators read only those: with both APIs in one document (the messages operation
- * naming its servers) most of them sent `POST /messages` to the pets base address.
+ * The documents the service publishes, one per base address (client generators read only the top-level `servers`:
+ * with both APIs in one document most sent `POST /messages` to the pets address): pets, messages, and the developer
+ * portal's account API, whose callers send a Cognito access token instead of an API key.
  */
 import { API_KEY_FORM } from '#auth/api-keys';
 import { AUTH_CACHE_TTL_MS } from '#auth/settings';
@@ -112,13 +109,7 @@ export const MESSAGES_DOCUMENT: DocumentDefinition = {
 /** What API Gateway's JWT authorizer answers by itself, before any function runs. */
 const GATEWAY_UNAUTHORIZED = { message: 'Unauthorized' } as const;
 
-/**
- * 401 comes from two places: API Gateway's JWT authorizer refuses a missing, malformed, expired or
- * forged token, or one of another app client, with its own body and `WWW-Authenticate` (RFC 6750,
- * `error="invalid_token"` and a description) — HTTP APIs cannot change that answer; the function then
- * refuses, with the service's Error body, a token the gateway lets through but that is no access token
- * of this app (an ID token).
- */
+/** 401 from API Gateway's JWT authorizer (its own body, unchangeable in HTTP APIs) or from the function (an ID token). */
 function unauthorized(error: JsonSchema, gateway: JsonSchema): Response {
   return {
     description:

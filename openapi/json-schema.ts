@@ -1,11 +1,10 @@
 /**
- * zod → JSON Schema 2020-12 (OpenAPI 3.1's dialect) with zod's own `toJSONSchema`, reading the
- * `apiDocs` metadata: schemas with an `id` become components, `wire` forms replace text-parsing
- * schemas, and `$defs` references are pointed at `#/components/schemas`.
+ * zod → JSON Schema 2020-12 with zod's `toJSONSchema`, reading the `apiDocs` metadata: schemas with an `id` become
+ * components, `wire` forms replace text-parsing schemas.
  */
 import * as z from 'zod/mini';
 import { apiDocs } from '#contract/schemas/api-docs';
-import type { JsonSchema, Parameter, Reference } from './types';
+import type { JsonSchema, Parameter } from './types';
 
 const COMPONENTS = '#/components/schemas/';
 /** What a wire form keeps from the zod-derived schema it replaces: the annotations, not the text rules. */
@@ -34,12 +33,7 @@ function pointAtComponents<T>(value: T): T {
   return JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', `"${COMPONENTS}`)) as T;
 }
 
-export const componentRef = (id: string): Reference => ({ $ref: `${COMPONENTS}${id}` });
-
-/**
- * Converts schemas for one document and collects the named components they use. A component must
- * convert the same way wherever it appears (e.g. PetStatus in a request body and in a response).
- */
+/** Converts one document's schemas and collects their components, which must convert alike wherever they appear. */
 export class SchemaConverter {
   readonly #components = new Map<string, JsonSchema>();
 

@@ -1,8 +1,6 @@
 /**
- * What the documents say about each operation (shared/routes.ts) beyond its route: the spec the handler is
- * built from (lambda/contract/operations/) gives its inputs and traits; the prose, success answer and
- * examples live here. The contract tests hold every answer of the HTTP tests to the documents, so a handler
- * that answers something undocumented fails them.
+ * What the documents say about each operation beyond its route: the spec its handler is built from
+ * (lambda/contract/operations/) gives the inputs and traits; the prose, success answer and examples live here.
  */
 import * as z from 'zod/mini';
 import type { OperationId } from '#shared/routes';
@@ -30,13 +28,11 @@ export interface OperationDocs {
   readonly tag: 'pets' | 'messages' | 'account';
   readonly summary: string;
   readonly description: string;
-  /** The spec the handler is built from (lambda/contract/operations/): its inputs and whether it honours `Idempotency-Key`. */
   readonly spec: OperationSpec;
   readonly requestExamples?: Readonly<Record<string, Example>>;
   readonly success: {
     readonly status: 200 | 201 | 202 | 204;
     readonly description: string;
-    /** Absent for an answer without a body (204). */
     readonly body?: z.core.$ZodType;
     readonly headers?: HeaderUse;
     readonly examples?: Readonly<Record<string, Example>>;

@@ -1,19 +1,10 @@
 /**
- * A request oracle read from an OpenAPI document: does the document allow this request, and if not,
- * why? Its structure is judged by openapi-backend, an OpenAPI router and validator that runs in
- * process: the operation (method and path template), the path, query and header parameters against
- * their schemas, the security requirement, whether a body is required and the body's schema. Of the
- * maintained validators it is the one these documents only need to configure: Prism's compares the
- * Bearer scheme case-sensitively, takes `application/problem+json` for `application/json`, accepts a
- * body without Content-Type and compiles 3.1 schemas as draft-07; express-openapi-validator needs an
- * Express app; openapi-request-validator and openapi-enforcer read OpenAPI 3.0 only. Configured here:
- * `quick` (its own check of the document knows only 3.0), ajv for JSON Schema 2020-12 (its own is
- * draft-07), only the query parameters the operation lists (it refuses others, which OpenAPI allows),
- * and what a bearer token looks like. It leaves one structural check out, the Content-Type against the
- * body's media types, done below. What JSON Schema cannot carry but the document says in words is in
- * STATED_RULES: each rule applies only where the document says it, word for word, so a document that
- * stops saying it stops being read that way (and the request corpus test then shows the server and the
- * document disagreeing).
+ * A request oracle read from an OpenAPI document: does it allow this request, and if not, why? openapi-backend
+ * judges the structure (operation, parameters, security, body schema): of the maintained validators the one these
+ * documents only need to configure (Prism compares the Bearer scheme case-sensitively and compiles 3.1 schemas as
+ * draft-07; others need Express or read 3.0 only). The Content-Type is compared here, and STATED_RULES are what the
+ * document says in words: each applies only where the document says it, so a document that stops saying it stops
+ * being read that way.
  */
 import { isUtf8 } from 'node:buffer';
 import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';
@@ -45,11 +36,7 @@ export type Verdict =
   | { readonly allowed: true; readonly operationId: string }
   | { readonly allowed: false; readonly operationId: string | undefined; readonly reasons: readonly string[] };
 
-/**
- * The rules the documents state in words, because JSON Schema cannot say them: each applies where its
- * words (`says`) appear in a description at its `place`, the document's (`info`), a parameter's or the
- * request body's.
- */
+/** Rules JSON Schema cannot say: each applies where its words (`says`) appear in a description at its `place`. */
 export const STATED_RULES = {
   /** A query parameter the operation does not list, or one sent twice, answers 400 (OpenAPI allows the one and leaves the other open). */
   strictQuery: { place: 'info', says: /unknown or repeated query parameters/ },
@@ -61,12 +48,7 @@ export const STATED_RULES = {
   bodySize: { place: 'requestBody', says: /at most (\d+) KiB/ },
   /** `limit`, `petId`: `0` or an optional `-` and digits without a leading zero; elsewhere ajv's coercion reads any number. */
   canonicalInteger: { place: 'parameter', says: /in canonical decimal form/ },
-  /**
-   * `cursor`: one a `rel="next"` link the API answered carries, with the filter that link carries (the
-   * parameter named in "used with another `status` filter"). A hand-edited cursor that is still
-   * well-formed, which the API lists from, is not judged: its encoding is opaque, and the corpus never
-   * sends one.
-   */
+  /** `cursor`: one a `rel="next"` link the API answered carries, with that link's filter (a well-formed edited one is not judged). */
   issuedCursor: { place: 'parameter', says: /taken from the `Link` header of the previous page/ },
 } as const satisfies Record<string, { readonly place: 'info' | 'parameter' | 'requestBody'; readonly says: RegExp }>;
 

@@ -4,7 +4,11 @@ import { GET_PET_DEPRECATION_HEADERS } from '#contract/operations/get-pet';
 import { encodeCursor } from '#http/page-cursor';
 import { ALL_ERROR_CODES as ERROR_CODES } from '#contract/schemas/error';
 import { GATEWAY_ANSWERS, type GatewayAnswerStatus } from '#shared/gateway-answers';
+import { errorCodesOf, takesBody, type OperationDocs } from './operation-docs';
 import type { Example, Header, JsonSchema, Response } from './types';
+
+/** The service's error body and API Gateway's own, as a document's schemas. */
+export type ErrorSchemas = { readonly error: JsonSchema; readonly gateway: JsonSchema };
 
 const HEADERS = {
   'Cache-Control': {
@@ -87,33 +91,18 @@ const IDEMPOTENT_NOTES: Record<number, string> = {
     '`Idempotency-Key` to store it exactly once. Without a key, a retry may store it twice.',
 };
 
-export interface ErrorResponseOptions {
-  readonly errorSchema: JsonSchema;
-  readonly gatewayErrorSchema: JsonSchema;
-  /** The operation takes a body, so the gateway's own 413 can answer it. */
-  readonly takesBody: boolean;
-  /** Headers the operation adds to every answer, errors included. */
-  readonly operationHeaders: HeaderUse;
-  /** Overrides the generic example message of a code, e.g. to name this operation's parameter. */
-  readonly exampleMessages?: Partial<Record<ErrorCode, string>>;
-  /** Overrides the generic "when" of a code, e.g. what a 404 means for this operation. */
-  readonly errorWhen?: Partial<Record<ErrorCode, string>>;
-  /** The operation honours `Idempotency-Key`, so its answers may advise it. */
-  readonly idempotent: boolean;
-}
-
 /**
  * One response per status, each listing the codes it can carry, with an example of each; where API
  * Gateway answers the same status by itself (GATEWAY_ANSWERS), its body is the other `oneOf` branch,
  * and 429 (the gateway's alone) is on every operation.
  */
-export function errorResponses(codes: readonly ErrorCode[], options: ErrorResponseOptions): Record<string, Response> {
+export function errorResponses(docs: OperationDocs, schemas: ErrorSchemas): Record<string, Response> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) {
+  for (const code of errorCodesOf(docs)) {
     const { status } = ERROR_CODES[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  const gatewayStatuses: GatewayStatus[] = [429, 500, ...(options.takesBody ? ([413] as const) : [])];
+  const gatewayStatuses: GatewayStatus[] = [429, 500, ...(takesBody(docs) ? ([413] as const) : [])];
   for (const status of gatewayStatuses) if (!byStatus.has(status)) byStatus.set(status, []);
   const entries = [...byStatus].sort(([a], [b]) => a - b);
   return Object.fromEntries(
@@ -122,30 +111,25 @@ export function errorResponses(codes: readonly ErrorCode[], options: ErrorRespon
       const examples: Record<string, Example> = Object.fromEntries(
         statusCodes.map((code) => [
           code,
-          { summary: code, value: { code, message: options.exampleMessages?.[code] ?? ERROR_CODES[code].example, status } },
+          { summary: code, value: { code, message: docs.exampleMessages?.[code] ?? ERROR_CODES[code].example, status } },
         ]),
       );
       if (gateway) examples.gateway = { summary: 'answered by API Gateway', value: { message: gateway.message } };
       const when = [
-        ...statusCodes.map((code) => `\`${code}\`: ${options.errorWhen?.[code] ?? ERROR_CODES[code].when}`),
+        ...statusCodes.map((code) => `\`${code}\`: ${docs.errorWhen?.[code] ?? ERROR_CODES[code].when}`),
         ...(gateway
           ? [
               `\`{"message":"${gateway.message}"}\`: ${gateway.when} API Gateway sends this body without a Content-Type (listed under application/json only because OpenAPI needs a media type).`,
             ]
           : []),
       ].join(' ');
-      const schema =
-        statusCodes.length === 0
-          ? options.gatewayErrorSchema
-          : gateway
-            ? { oneOf: [options.errorSchema, options.gatewayErrorSchema] }
-            : options.errorSchema;
+      const schema = statusCodes.length === 0 ? schemas.gateway : gateway ? { oneOf: [schemas.error, schemas.gateway] } : schemas.error;
       // The gateway's own answers carry none of our headers: on such a status they are only sometimes there.
-      const ours: HeaderUse = { 'Cache-Control': true, ...ERROR_HEADERS[status], ...options.operationHeaders };
+      const ours: HeaderUse = { 'Cache-Control': true, ...ERROR_HEADERS[status], ...docs.headers };
       const answerHeaders =
         statusCodes.length === 0 ? {} : gateway ? Object.fromEntries(Object.keys(ours).map((name) => [name, false])) : ours;
       const response: Response = {
-        description: `${REASONS[status] ?? 'Error'}. ${when}${options.idempotent ? (IDEMPOTENT_NOTES[status] ?? '') : ''}`,
+        description: `${REASONS[status] ?? 'Error'}. ${when}${docs.spec.idempotent ? (IDEMPOTENT_NOTES[status] ?? '') : ''}`,
         ...(Object.keys(answerHeaders).length > 0 ? { headers: headers(answerHeaders) } : {}),
         content: { 'application/json': { schema, examples } },
       };

@@ -1,7 +1,6 @@
 /**
- * ajv over one OpenAPI document's schemas (JSON Schema 2020-12, OpenAPI 3.1's dialect; patterns with
- * the `u` flag, as Prism compiles them): one setup for the answer check (./contract-check.ts) and the
- * request oracle's validator (./request-check.ts).
+ * ajv over one OpenAPI document's schemas (JSON Schema 2020-12, patterns with the `u` flag as Prism compiles them),
+ * for the answer check (./contract-check.ts) and the request oracle (./request-check.ts).
  */
 import Ajv2020, { type Options, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';

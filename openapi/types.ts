@@ -3,19 +3,10 @@ import type * as z from 'zod/mini';
 
 export type JsonSchema = z.core.JSONSchema.BaseSchema;
 
-export interface Reference {
-  readonly $ref: string;
-}
-
-export interface ServerVariable {
-  readonly default: string;
-  readonly description?: string;
-}
-
 export interface Server {
   readonly url: string;
   readonly description: string;
-  readonly variables?: Readonly<Record<string, ServerVariable>>;
+  readonly variables?: Readonly<Record<string, { readonly default: string; readonly description?: string }>>;
 }
 
 export interface Example {
@@ -51,7 +42,7 @@ export interface RequestBody {
 
 export interface Response {
   readonly description: string;
-  readonly headers?: Readonly<Record<string, Header | Reference>>;
+  readonly headers?: Readonly<Record<string, Header>>;
   readonly content?: Readonly<Record<string, MediaType>>;
 }
 

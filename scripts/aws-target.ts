@@ -1,14 +1,14 @@
 /**
- * Where a deployed stage is, found the way `cdk deploy` found it, for the operator commands
- * (`npm run keys -- --stage`, `npm run outputs`, `npm run smoke -- --stage`, `npm run logs`): the region
- * exactly as the CDK CLI resolves it, the stack's outputs read from CloudFormation there, and what to
- * do when the credentials are missing.
+ * Where a deployed stage is, found the way `cdk deploy` found it, for the operator commands: the region as the CDK
+ * CLI resolves it, the stack's outputs and resources read from CloudFormation there, and what to do when the
+ * credentials are missing.
  */
 import { CloudFormationClient, DescribeStacksCommand, paginateListStackResources } from '@aws-sdk/client-cloudformation';
 import { loadSharedConfigFiles } from '@smithy/core/config';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { stackNameOf, STAGES, type StageName } from '#shared/stages';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { isStageName, stackNameOf, STAGES, type StageName } from '#shared/stages';
 
 /** What every operator command says of a missing or unknown `--stage`. */
 export const STAGE_REQUIRED = `--stage must be one of ${STAGES.join(', ')}`;
@@ -19,79 +19,100 @@ export const TARGET_USAGE = `  --region <region>           the stack's region (d
                               AWS_DEFAULT_REGION, the profile's region in ~/.aws/config, else us-east-1)
   --profile <name>            the AWS profile (default: AWS_PROFILE, else "default")`;
 
+const STAGE_ARGS = { stage: { type: 'string' }, ...TARGET_ARGS, help: { type: 'boolean', default: false } } as const;
+type StageArgs<T extends ParseArgsOptionsConfig> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: T & typeof STAGE_ARGS }>
+>['values'];
+
+/**
+ * The prologue of a `--stage` command: its options and --stage, --region, --profile, --help parsed. A number is the
+ * exit code of a command that ends here: 0 after --help's usage, 2 without a known stage.
+ */
+export function parseStageArgs<T extends ParseArgsOptionsConfig>(
+  argv: string[],
+  options: T,
+  usage: string,
+  out: (text: string) => void = console.log,
+  err: (text: string) => void = console.error,
+): { values: StageArgs<T>; stage: StageName } | number {
+  const { values } = parseArgs({ args: argv, options: { ...options, ...STAGE_ARGS } });
+  const { help, stage } = values as { help?: boolean; stage?: string };
+  if (help) {
+    out(usage);
+    return 0;
+  }
+  if (!isStageName(stage)) {
+    err(`${STAGE_REQUIRED}\n\n${usage}`);
+    return 2;
+  }
+  return { values, stage };
+}
+
 /** The CDK CLI's last resort (as the AWS CLI's), when nothing names a region. */
-export const CDK_FALLBACK_REGION = 'us-east-1';
+const CDK_FALLBACK_REGION = 'us-east-1';
 
 /** The environment variables the CDK CLI reads for the region, in its order. */
 const REGION_VARIABLES = ['AWS_REGION', 'AMAZON_REGION', 'AWS_DEFAULT_REGION', 'AMAZON_DEFAULT_REGION'] as const;
 
-export interface AwsTargetOptions {
-  /** `--region`: wins over everything. */
-  readonly region?: string | undefined;
-  /** `--profile`: the shared-config profile for the region and the credentials. */
-  readonly profile?: string | undefined;
-}
+/** `--region` (wins over everything) and `--profile`. */
+export type AwsTargetOptions = { readonly region?: string | undefined; readonly profile?: string | undefined };
 
 export interface AwsTarget {
   readonly region: string;
-  /** Where the region came from, for the operator to check (`AWS_REGION`, `profile "ops" in ~/.aws/config`, …). */
+  /** Where the region came from (`AWS_REGION`, `profile "ops" in ~/.aws/config`, …). */
   readonly regionSource: string;
-  /** Set when a profile was chosen by `--profile`, AWS_PROFILE or AWS_DEFAULT_PROFILE. */
+  /** Set when `--profile`, AWS_PROFILE or AWS_DEFAULT_PROFILE chose one. */
   readonly profile?: string;
 }
 
 type ParsedIniData = Awaited<ReturnType<typeof loadSharedConfigFiles>>['configFile'];
 
-const regionOf = (files: ParsedIniData, profile: string): string | undefined => {
-  const region = files[profile]?.region;
-  return region === undefined || region === '' ? undefined : region;
-};
-
-/** Where the shared files are, as the SDK and the CDK CLI read them. */
-function sharedFilePaths(env: NodeJS.ProcessEnv): { credentialsPath: string; configPath: string } {
+/** The shared files where the SDK and the CDK CLI read them; unreadable ones are empty. */
+async function sharedFiles(env: NodeJS.ProcessEnv) {
   const home = env.HOME ?? env.USERPROFILE ?? homedir();
-  return {
-    credentialsPath: env.AWS_SHARED_CREDENTIALS_FILE ?? join(home, '.aws', 'credentials'),
-    configPath: env.AWS_CONFIG_FILE ?? join(home, '.aws', 'config'),
-  };
+  const credentialsPath = env.AWS_SHARED_CREDENTIALS_FILE ?? join(home, '.aws', 'credentials');
+  const configPath = env.AWS_CONFIG_FILE ?? join(home, '.aws', 'config');
+  const empty: ParsedIniData = {};
+  const files = await loadSharedConfigFiles({ filepath: credentialsPath, configFilepath: configPath, ignoreCache: true }).catch(() => ({
+    configFile: empty,
+    credentialsFile: empty,
+  }));
+  return { credentialsPath, configPath, ...files };
 }
 
 /**
- * The region and profile as the CDK CLI picks them (aws-cdk's AwsCliCompatible.region): `--region`,
- * then AWS_REGION, AMAZON_REGION, AWS_DEFAULT_REGION, AMAZON_DEFAULT_REGION, then the profile's
- * `region` in the shared credentials file and then in the config file, then the default profile's,
- * then us-east-1. The CDK CLI asks the EC2 instance metadata service before falling back; this does
- * not (on an EC2 instance without a configured region, pass `--region`). `env` is for tests.
+ * The region and profile as the CDK CLI picks them (aws-cdk's AwsCliCompatible.region): `--region`, the
+ * REGION_VARIABLES, the profile's `region` in the credentials then the config file, the default profile's, then
+ * us-east-1. Unlike the CDK CLI it never asks the EC2 instance metadata service. `env` is for tests.
  */
 export async function resolveAwsTarget(options: AwsTargetOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<AwsTarget> {
   const chosenProfile = options.profile ?? env.AWS_PROFILE ?? env.AWS_DEFAULT_PROFILE;
   const profile = chosenProfile ?? 'default';
-  const withProfile = <T extends object>(target: T) => ({ ...target, ...(chosenProfile ? { profile: chosenProfile } : {}) });
-  if (options.region) return withProfile({ region: options.region, regionSource: '--region' });
-  for (const variable of REGION_VARIABLES) {
-    const region = env[variable];
-    if (region) return withProfile({ region, regionSource: variable });
-  }
-  const { credentialsPath, configPath } = sharedFilePaths(env);
-  const files = await loadSharedConfigFiles({ filepath: credentialsPath, configFilepath: configPath, ignoreCache: true });
-  const candidates: [string, ParsedIniData, string][] = [
-    [profile, files.credentialsFile, credentialsPath],
-    [profile, files.configFile, configPath],
-    ['default', files.credentialsFile, credentialsPath],
-    ['default', files.configFile, configPath],
-  ];
-  for (const [name, data, path] of candidates) {
-    const region = regionOf(data, name);
-    if (region) return withProfile({ region, regionSource: `profile "${name}" in ${path}` });
-  }
-  return withProfile({
-    region: CDK_FALLBACK_REGION,
-    regionSource: `no region configured (--region, AWS_REGION, AWS_DEFAULT_REGION, or \`region\` of profile "${profile}" in ${configPath}); ${CDK_FALLBACK_REGION} is what the CDK CLI then deploys to`,
+  const withProfile = (region: string, regionSource: string): AwsTarget => ({
+    region,
+    regionSource,
+    ...(chosenProfile ? { profile: chosenProfile } : {}),
   });
+  if (options.region) return withProfile(options.region, '--region');
+  const variable = REGION_VARIABLES.find((name) => env[name]);
+  if (variable) return withProfile(env[variable] as string, variable);
+  const files = await sharedFiles(env);
+  for (const name of [profile, 'default'])
+    for (const [data, path] of [
+      [files.credentialsFile, files.credentialsPath],
+      [files.configFile, files.configPath],
+    ] as const) {
+      const region = data[name]?.region;
+      if (region) return withProfile(region, `profile "${name}" in ${path}`);
+    }
+  return withProfile(
+    CDK_FALLBACK_REGION,
+    `no region configured (--region, AWS_REGION, AWS_DEFAULT_REGION, or \`region\` of profile "${profile}" in ${files.configPath}); ${CDK_FALLBACK_REGION} is what the CDK CLI then deploys to`,
+  );
 }
 
 /** One line naming the stack and where it was looked for. */
-export const describeTarget = (stackName: string, target: AwsTarget): string =>
+const describeTarget = (stackName: string, target: AwsTarget): string =>
   `Stack ${stackName} in ${target.region} (region: ${target.regionSource}${target.profile ? `; profile: ${target.profile}` : ''})`;
 
 /** SDK client settings for the target: its region, and its profile when one was chosen. */
@@ -131,6 +152,13 @@ export const stackOutputs = (stage: StageName, target: AwsTarget): Promise<Recor
     );
   });
 
+/** One of the outputs; an error when the deployed stack has none of that name. */
+export function outputOf(outputs: Readonly<Record<string, string>>, key: string): string {
+  const value = outputs[key];
+  if (!value) throw new Error(`the stack has no ${key} output; deploy it first`);
+  return value;
+}
+
 export interface StackResource {
   readonly logicalId: string;
   readonly physicalId: string;
@@ -151,10 +179,7 @@ export const stackResources = (stage: StageName, target: AwsTarget): Promise<Sta
     return resources;
   });
 
-/**
- * Failures of the credential chain or of the credentials themselves. The SDK names the first kind only
- * by what it tried ("Could not load credentials from any providers"), never by what the operator should do.
- */
+/** Failures of the credential chain or of the credentials; the SDK names the first only by what it tried. */
 const CREDENTIAL_ERRORS = new Set([
   'CredentialsProviderError',
   'TokenProviderError',
@@ -169,26 +194,20 @@ const isCredentialError = (error: unknown): error is Error =>
   (CREDENTIAL_ERRORS.has(error.name) || /could not load credentials|sso session|sso credentials/i.test(error.message));
 
 /**
- * What the operator reads when a command fails: the error's message, or, when the failure is about
- * credentials, what to do about it (the profile in use, the profiles there are, the commands that fix it).
- * `env` is for tests; the commands set AWS_PROFILE from `--profile` before they call AWS.
+ * What the operator reads when a command fails: the error's message or, for credentials, what to do (the profile in
+ * use, the profiles there are, the commands that fix it). `env` is for tests.
  */
 export async function explainFailure(error: unknown, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   if (!isCredentialError(error)) return error instanceof Error ? error.message : String(error);
-  const { credentialsPath, configPath } = sharedFilePaths(env);
-  const empty: ParsedIniData = {};
-  const files = await loadSharedConfigFiles({ filepath: credentialsPath, configFilepath: configPath, ignoreCache: true }).catch(() => ({
-    configFile: empty,
-    credentialsFile: empty,
-  }));
+  const { credentialsPath, configPath, configFile, credentialsFile } = await sharedFiles(env);
   // The parser keeps `[sso-session x]` and `[services x]` sections as `sso-session.x`: not profiles.
   const profilesOf = (data: ParsedIniData) => Object.keys(data).filter((name) => !/^(sso-session|services)\./.test(name));
-  const inConfig = profilesOf(files.configFile);
-  const inCredentials = profilesOf(files.credentialsFile);
+  const inConfig = profilesOf(configFile);
+  const inCredentials = profilesOf(credentialsFile);
   const named = env.AWS_PROFILE ?? env.AWS_DEFAULT_PROFILE;
   const profile = named ?? 'default';
   const known = inConfig.includes(profile) || inCredentials.includes(profile);
-  const settings = files.configFile[profile] ?? {};
+  const settings = configFile[profile] ?? {};
   const viaSso = settings.sso_session !== undefined || settings.sso_start_url !== undefined;
 
   const lines = [`No usable AWS credentials (the SDK said: ${error.message.split('\n')[0]}).`];
@@ -213,9 +232,8 @@ export async function explainFailure(error: unknown, env: NodeJS.ProcessEnv = pr
 }
 
 /**
- * Where a stage's stack is, as every operator command finds it: `--profile` also for the SDK's credential chain
- * (it reads AWS_PROFILE, like the AWS and CDK CLIs), and the stack and region said before any AWS call, so a
- * failure says where it looked. On stderr by default: stdout carries the command's own output.
+ * The stage's target, said (on stderr by default: stdout is the command's) before any AWS call so a failure says
+ * where it looked. `--profile` becomes AWS_PROFILE, which the SDK's credential chain reads, as the AWS and CDK CLIs do.
  */
 export async function stageTarget(
   stage: StageName,

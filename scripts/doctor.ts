@@ -8,14 +8,13 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetAccountCommand as GetSesAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
-import { parseArgs } from 'node:util';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { functionRecipe } from '#shared/function-recipe';
 import { ALL_ROUTES, type ApiName } from '#shared/routes';
 import { PLACEHOLDER, readStageOptions, stageFileOf, type StageOptions } from '#shared/stage-options';
 import { DEFAULT_ROUTE_KEY, PREFLIGHT_ROUTE_KEY, routeKeyOf, routeThrottle, throttlingOf } from '#shared/stage-throttling';
-import { isStageName, STAGES, type StageName } from '#shared/stages';
-import { clientConfigOf, runOperatorCommand, STAGE_REQUIRED, stageTarget, TARGET_ARGS, TARGET_USAGE, type AwsTarget } from './aws-target';
+import { STAGES, type StageName } from '#shared/stages';
+import { clientConfigOf, parseStageArgs, runOperatorCommand, stageTarget, TARGET_USAGE, type AwsTarget } from './aws-target';
 
 const USAGE = `Usage: npm run doctor -- --stage <${STAGES.join('|')}> [options]
 
@@ -170,25 +169,10 @@ const print = (say: (line: string) => void, { name, ok, detail, fix }: Check): v
 };
 
 export async function doctor(argv: string[], settings: ClientSettings = {}, say: (line: string) => void = console.log): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      stage: { type: 'string' },
-      c: { type: 'string', short: 'c', multiple: true },
-      ...TARGET_ARGS,
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    say(USAGE);
-    return 0;
-  }
-  if (!isStageName(values.stage)) {
-    say(`${STAGE_REQUIRED}\n\n${USAGE}`);
-    return 2;
-  }
-  const stage = values.stage;
-  const target = await stageTarget(stage, { region: values.region, profile: values.profile }, say);
+  const args = parseStageArgs(argv, { c: { type: 'string', short: 'c', multiple: true } }, USAGE, say, say);
+  if (typeof args === 'number') return args;
+  const { values, stage } = args;
+  const target = await stageTarget(stage, values, say);
   const client = { ...clientConfigOf(target), ...settings };
   const sts = new STSClient(client);
   // Without a caller nothing else can be asked: the failure, explained, ends the run (scripts/aws-target.ts).

@@ -1,7 +1,5 @@
 /**
- * Operator CLI for API keys: `npm run keys -- create|list|revoke`. Targets the local store (the one
- * `npm start` uses) by default, or a deployed stage with `--stage` (reads the stack's outputs in the
- * region `cdk deploy` used, scripts/aws-target.ts; uses the standard AWS credential chain).
+ * `npm run keys -- create|list|revoke`: API keys of the local store (`npm start`'s) or of a deployed stage (`--stage`).
  */
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { resolve } from 'node:path';
@@ -17,6 +15,7 @@ import { AUTH_CACHE_TTL_MS } from '#auth/settings';
 import { isStageName, STAGES, stackNameOf, type StageName } from '#shared/stages';
 import {
   clientConfigOf,
+  outputOf,
   runOperatorCommand,
   STAGE_REQUIRED,
   stackOutputs,
@@ -48,11 +47,10 @@ ${TARGET_USAGE} (with --stage)
   --json                      machine-readable output
   --help`;
 
+/** `accountKeys`: under the portal's cap; `accountOf`: a portal user's account (`sub`) by email address. */
 interface Target {
   readonly keys: DynamoApiKeyRepository;
-  /** Keys of an account, under the same cap as the portal's. */
   readonly accountKeys: DynamoAccountKeys;
-  /** The account (user `sub`) of a developer-portal user, by email address. */
   accountOf(email: string): Promise<string | undefined>;
   readonly where: string;
   close(): Promise<void>;
@@ -62,11 +60,7 @@ async function deployedTarget(stage: StageName, options: AwsTargetOptions): Prom
   const stackName = stackNameOf(stage);
   const aws = await stageTarget(stage, options);
   const outputs = await stackOutputs(stage, aws);
-  const output = (key: string): string => {
-    const value = outputs[key];
-    if (!value) throw new Error(`stack ${stackName} has no ${key} output; deploy it first`);
-    return value;
-  };
+  const output = (key: string): string => outputOf(outputs, key);
   const tableName = output('ApiKeysTableName');
   const db = createDocumentClient(undefined, aws.region);
   const keys = new DynamoApiKeyRepository(db, tableName);
@@ -84,13 +78,11 @@ async function deployedTarget(stage: StageName, options: AwsTargetOptions): Prom
   };
 }
 
-/** How long the keys CLI waits for a data directory that is busy (a server still starting, another command). */
 const BUSY_WAIT_MS = 30_000;
 
 /**
- * The engine of a running `npm start` when there is one; otherwise the store opened (and locked) for
- * this command alone. A server that is still starting holds the lock before it writes its endpoint,
- * so a busy directory is waited for a while rather than refused at once.
+ * The engine of a running `npm start`, else the store opened (and locked) for this command. A starting server holds
+ * the lock before it writes its endpoint, so a busy directory is waited for a while.
  */
 async function localStore(dataDir: string): Promise<{ endpoint: string; store?: LocalStore }> {
   const deadline = Date.now() + BUSY_WAIT_MS;
@@ -170,7 +162,7 @@ async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const target = values.stage
-    ? await deployedTarget(values.stage, { region: values.region, profile: values.profile })
+    ? await deployedTarget(values.stage, values)
     : await localTarget(resolve(values['data-dir'] ?? process.env.PETSTORE_DATA_DIR ?? '.petstore'));
   try {
     const print = (json: unknown, text: string): void => console.log(values.json ? JSON.stringify(json) : text);

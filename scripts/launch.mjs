@@ -1,12 +1,8 @@
 #!/usr/bin/env node
 /**
- * Runs a project tool (`npm start`, `npm test`, …) with what it needs and nothing installed by hand:
- *   1. Node.js ≥ 22 — when the machine's Node is older, Node 24 is installed from the npm registry
- *      (package `node@24`) into `.tools/node24` once, and this script re-runs itself with it;
- *   2. the locked dependencies — `npm ci` when node_modules is missing or older than package-lock.json;
- *   3. then the tool from node_modules/.bin.
- * Each command it starts gets the signals sent to this process, and this process ends as the tool ends.
- * Dependency-free on purpose: it must run before anything is installed, on any Node ≥ 18.
+ * Runs a project tool (`npm start`, `npm test`, …) under Node ≥ 22 (else Node 24 from the npm registry, installed
+ * once into `.tools/node24`), after `npm ci` when node_modules is older than package-lock.json, passing on signals.
+ * Dependency-free: it runs before anything is installed, on any Node ≥ 18.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -27,10 +23,8 @@ const say = (text) => process.stderr.write(`[launch] ${text}\n`);
 const FORWARDED_SIGNALS = ['SIGTERM', 'SIGHUP', 'SIGINT'];
 
 /**
- * Runs a command to its end, passing on the signals sent to this process: IDE stop buttons, process
- * managers and `timeout --foreground` signal only this pid, and the command (a server holding a port and a
- * data directory) must stop with it. The child stays in our process group, so a signal sent to the whole
- * group (plain `timeout`, `kill -- -<pgid>`) reaches it twice: directly and passed on.
+ * Runs a command to its end, passing on the signals sent to this process: IDE stop buttons and process managers
+ * signal only this pid, and the command (a server holding a port) must stop with it.
  * @param {string} command
  * @param {readonly string[]} args
  * @param {import('node:child_process').SpawnOptions} [options]
@@ -58,8 +52,7 @@ function runForwardingSignals(command, args, options = {}) {
 }
 
 /**
- * Ends this process as a child ended: with its exit code, or killed by the same signal, which a shell
- * reports as 128 + n and which lets it stop a script on Ctrl-C.
+ * Ends this process as a child ended: with its exit code, or killed by the same signal (so a shell stops on Ctrl-C).
  * @param {{ code: number | null, signal: NodeJS.Signals | null }} ended
  * @returns {never}
  */
@@ -85,17 +78,8 @@ async function ensureNode() {
   if (Number(process.versions.node.split('.')[0]) >= MIN_NODE_MAJOR) return;
   if (!existsSync(NODE_24)) {
     say(`Node ${process.version} is older than ${MIN_NODE_MAJOR}: installing ${NODE_PACKAGE} from the npm registry into .tools/`);
-    await run('npm', [
-      'install',
-      '--no-save',
-      '--no-package-lock',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      '--prefix',
-      TOOLS_DIR,
-      NODE_PACKAGE,
-    ]);
+    const flags = ['--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error'];
+    await run('npm', ['install', ...flags, '--prefix', TOOLS_DIR, NODE_PACKAGE]);
   }
   // Re-run this script under Node 24, with it first on the PATH for every tool it starts.
   const env = { ...process.env, PATH: `${dirname(NODE_24)}${delimiter}${process.env.PATH ?? ''}` };
@@ -112,9 +96,8 @@ async function ensureDependencies() {
 }
 
 /**
- * A tool exits with this code to be started again: `npm run dev` when its own emulator code changed
- * (local/start.ts). Told through the environment as `<code>:<this pid>`, so that only a direct child
- * uses it, never a process further down that inherited the variable.
+ * A tool exits with this code to be started again (`npm run dev`, local/start.ts); told as `<code>:<this pid>` so
+ * that only a direct child uses it.
  */
 const RESTART_EXIT_CODE = 75;
 

@@ -1,11 +1,9 @@
 /**
- * `npm run outputs -- --stage staging`: a deployed stage's stack outputs (base URLs, table names), so
- * operators need no AWS CLI. `--get <OutputKey>` prints one value alone, for scripts:
- * `PETS=$(npm run --silent outputs -- --stage staging --get PetsBaseUrl)`.
+ * `npm run outputs -- --stage staging`: a deployed stage's stack outputs (base URLs, table names), without the AWS
+ * CLI. `--get <OutputKey>` prints one value alone: `PETS=$(npm run --silent outputs -- --stage staging --get PetsBaseUrl)`.
  */
-import { parseArgs } from 'node:util';
-import { isStageName, STAGES } from '#shared/stages';
-import { runOperatorCommand, STAGE_REQUIRED, stackOutputs, stageTarget, TARGET_ARGS, TARGET_USAGE } from './aws-target';
+import { STAGES } from '#shared/stages';
+import { parseStageArgs, runOperatorCommand, stackOutputs, stageTarget, TARGET_USAGE } from './aws-target';
 
 const USAGE = `Usage: npm run outputs -- --stage <${STAGES.join('|')}> [options]
 
@@ -16,26 +14,10 @@ ${TARGET_USAGE}
   --help`;
 
 async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      stage: { type: 'string' },
-      ...TARGET_ARGS,
-      get: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  if (!isStageName(values.stage)) {
-    console.error(`${STAGE_REQUIRED}\n\n${USAGE}`);
-    return 2;
-  }
-  const target = await stageTarget(values.stage, { region: values.region, profile: values.profile });
-  const outputs = await stackOutputs(values.stage, target);
+  const args = parseStageArgs(argv, { get: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
+  if (typeof args === 'number') return args;
+  const { values, stage } = args;
+  const outputs = await stackOutputs(stage, await stageTarget(stage, values));
   if (values.get !== undefined) {
     const value = outputs[values.get];
     if (value === undefined) {

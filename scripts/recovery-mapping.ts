@@ -1,15 +1,8 @@
 /**
- * `node scripts/launch.mjs tsx scripts/recovery-mapping.ts --template <t> --tagged <r> [--out <file>]`: the resource
- * mapping `cdk import --resource-mapping` takes to bring a destroyed staging or prod stage back onto the tables and
- * user pool it kept (docs/deploy-reference.md, Recovery). Reads files only, so it runs, and is tested, without AWS:
- *
- * - the synthesized template of the stage (`npm run cdk -- synth -c stage=<stage> …` writes cdk.out/<stack>.template.json);
- * - where the kept resources are, either from their tags (`--tagged`: CloudFormation tags each resource with its
- *   stack and logical id, and the tags outlive the stack), or from the stack outputs saved before the destroy
- *   (`--outputs`: `npm run outputs -- --stage <stage> --json`; the idempotency table has no output).
- *
- * Every resource the template keeps on delete (DeletionPolicy Retain) and CloudFormation can import must be mapped,
- * or the script says which are missing and writes nothing (`--partial` writes the rest anyway).
+ * The resource mapping `cdk import --resource-mapping` takes to bring a destroyed staging or prod stage back onto the
+ * tables and user pool it kept (docs/deploy-reference.md, Recovery), from the synthesized template and either the
+ * kept resources' tags (CloudFormation's logical-id tag outlives the stack) or the stack outputs saved before the
+ * destroy. Reads files only, so it runs without AWS. Every kept importable resource must be mapped (or `--partial`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -25,12 +18,8 @@ const LOGICAL_ID_TAG = 'aws:cloudformation:logical-id';
 
 export type ResourceMapping = Record<string, Record<string, string>>;
 
-interface TemplateResource {
-  readonly Type: string;
-  readonly DeletionPolicy?: string;
-}
 export interface CloudFormationTemplate {
-  readonly Resources: Record<string, TemplateResource>;
+  readonly Resources: Record<string, { readonly Type: string; readonly DeletionPolicy?: string }>;
   readonly Outputs?: Record<string, { readonly Value: unknown }>;
 }
 
@@ -39,20 +28,17 @@ export interface TaggedResources {
   readonly ResourceTagMappingList: readonly { readonly ResourceARN: string; readonly Tags?: readonly { Key: string; Value: string }[] }[];
 }
 
+/** `missing`: kept resources of the template nothing said where to find. */
 export interface MappingResult {
   readonly mapping: ResourceMapping;
-  /** Kept resources of the template nothing said where to find. */
   readonly missing: readonly string[];
 }
-
-const isImportable = (type: string): type is ImportableType => type in IMPORTABLE;
 
 /** The logical ids of the resources a destroy keeps and `cdk import` can take back, with their types. */
 export function keptResources(template: CloudFormationTemplate): Map<string, ImportableType> {
   const kept = new Map<string, ImportableType>();
-  for (const [id, resource] of Object.entries(template.Resources)) {
-    if (resource.DeletionPolicy === 'Retain' && isImportable(resource.Type)) kept.set(id, resource.Type);
-  }
+  for (const [id, { DeletionPolicy, Type }] of Object.entries(template.Resources))
+    if (DeletionPolicy === 'Retain' && Type in IMPORTABLE) kept.set(id, Type as ImportableType);
   return kept;
 }
 
@@ -113,12 +99,10 @@ function readJson(path: string, what: string): unknown {
   }
 }
 
-export interface Io {
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-}
-
-export function run(argv: readonly string[], io: Io = { out: (text) => console.log(text), err: (text) => console.error(text) }): number {
+export function run(
+  argv: readonly string[],
+  io: Record<'out' | 'err', (text: string) => void> = { out: (text) => console.log(text), err: (text) => console.error(text) },
+): number {
   let values;
   try {
     ({ values } = parseArgs({

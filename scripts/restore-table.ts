@@ -10,7 +10,7 @@ import { createDocumentClient } from '#data/dynamodb-client';
 import { isConditionFailure } from '#data/repositories/conditional-put';
 import { isStageName, STAGES } from '#shared/stages';
 import { TABLES } from '#shared/tables';
-import { runOperatorCommand, STAGE_REQUIRED, stackOutputs, stageTarget, TARGET_ARGS, TARGET_USAGE } from './aws-target';
+import { outputOf, runOperatorCommand, STAGE_REQUIRED, stackOutputs, stageTarget, TARGET_ARGS, TARGET_USAGE } from './aws-target';
 
 /** The tables with a stack output; the idempotency table has none, and its records expire within a day anyway. */
 const TABLE_OUTPUTS = { pets: 'PetsTableName', messages: 'MessagesTableName', apiKeys: 'ApiKeysTableName', accounts: 'AccountsTableName' };
@@ -35,9 +35,8 @@ export async function run(argv: string[]): Promise<number> {
     console.error(`${isStageName(values.stage) ? '' : `${STAGE_REQUIRED}\n\n`}${USAGE}`);
     return 2;
   }
-  const aws = await stageTarget(values.stage, { region: values.region, profile: values.profile });
-  const target = (await stackOutputs(values.stage, aws))[TABLE_OUTPUTS[table]];
-  if (!target) throw new Error(`the stack has no ${TABLE_OUTPUTS[table]} output; deploy it first`);
+  const aws = await stageTarget(values.stage, values);
+  const target = outputOf(await stackOutputs(values.stage, aws), TABLE_OUTPUTS[table]);
   if (target === values.from) throw new Error(`--from names the stage's own ${table} table`);
   const key = TABLES[table].partitionKey.name;
   const db = createDocumentClient(undefined, aws.region);
@@ -46,9 +45,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     for await (const page of paginateScan({ client: db }, { TableName: values.from, ConsistentRead: true })) {
       for (const item of page.Items ?? []) {
-        const onlyMissing = values.overwrite
-          ? {}
-          : { ConditionExpression: 'attribute_not_exists(#key)', ExpressionAttributeNames: { '#key': key } };
+        const onlyMissing = { ConditionExpression: 'attribute_not_exists(#key)', ExpressionAttributeNames: { '#key': key } };
         try {
           await db.send(new PutCommand({ TableName: target, Item: item, ...(values.overwrite ? {} : onlyMissing) }));
           written++;

@@ -1,16 +1,7 @@
 /**
- * `npm run smoke`: the black-box checks of scripts/smoke/checks.ts against a running stage, one line
- * per check and a summary; exits 1 when any check fails.
- *
- *   npm run smoke -- --stage staging [--region eu-west-1] [--profile ops] [--origin https://app.example.com]
- *       finds the base URLs in the stack's outputs, issues a temporary key into its API-keys table
- *       (your AWS credentials), revokes it at the end and, after the authorizer's cache window,
- *       checks it is refused (--no-revocation-wait skips that wait). prod needs --read-only.
- *   npm run smoke -- --pets-base-url https://…/v1 --messages-base-url https://… --key pst_…
- *       any address, with your own key (nothing to revoke).
- *   npm run rehearse -- --stage staging [--assembly cdk.out]   (smoke --rehearse)
- *       the stage as `cdk synth` left it: its bundles, tables and routes on this machine (local/rehearsal.ts; what CI runs).
- * --read-only creates nothing: the checks that store pets or messages are skipped (and say so).
+ * `npm run smoke`: the checks of scripts/smoke/checks.ts against a stage (`--stage`: its outputs, and a temporary key
+ * issued into its table and revoked at the end), any address with your own key (`--pets-base-url … --key …`), or the
+ * stage as `cdk synth` left it, served on this machine (`--rehearse`, local/rehearsal.ts). Exits 1 when a check fails.
  */
 import { parseArgs } from 'node:util';
 import { issueApiKey } from '#auth/api-keys';
@@ -19,19 +10,18 @@ import { createDocumentClient } from '#data/dynamodb-client';
 import { DynamoApiKeyRepository, type ApiKeyRepository } from '#data/repositories/api-key-repository';
 import { isStageName, stackNameOf } from '#shared/stages';
 import { startRehearsal } from '#local/rehearsal';
-import { runOperatorCommand, STAGE_REQUIRED, stackOutputs, stageTarget, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
+import { outputOf, runOperatorCommand, STAGE_REQUIRED, stackOutputs, stageTarget, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
 import { checkRevokedKeyRefused, runSmokeChecks, type CheckResult, type SmokeTarget } from './smoke/checks';
 
 const SMOKE_ACCOUNT_ID = 'acct_smoke';
 /** Past the authorizer's cache window, with a margin for clocks and in-flight lookups. */
 const REVOCATION_WAIT_MS = AUTH_CACHE_TTL_MS + 5_000;
 
+/** `corsOrigin`: one the stage allows, unless --origin names another; `revoke`: absent when the key is not ours. */
 interface Session {
   readonly target: Omit<SmokeTarget, 'readOnly' | 'corsOrigin'>;
-  /** An origin the stage allows CORS from, checked unless --origin names another. */
   readonly corsOrigin?: string;
   readonly where: string;
-  /** Revokes the run's temporary key; undefined when the key is not ours to revoke. */
   readonly revoke?: () => Promise<void>;
   /** Waits until no authorizer instance can still admit a key revoked now. */
   readonly outwaitCache?: () => Promise<void>;
@@ -42,12 +32,7 @@ interface Session {
 async function temporaryKey(keys: ApiKeyRepository): Promise<{ key: string; revoke: () => Promise<void> }> {
   const issued = issueApiKey({ accountId: SMOKE_ACCOUNT_ID, description: `npm run smoke ${new Date().toISOString()}` });
   await keys.create(issued.record);
-  return {
-    key: issued.key,
-    revoke: async () => {
-      await keys.revoke(issued.record.keyId, new Date());
-    },
-  };
+  return { key: issued.key, revoke: () => keys.revoke(issued.record.keyId, new Date()).then(() => undefined) };
 }
 
 async function stageSession(stage: string, options: AwsTargetOptions): Promise<Session> {
@@ -56,11 +41,7 @@ async function stageSession(stage: string, options: AwsTargetOptions): Promise<S
   // The region cdk deploy used, found the way the CDK CLI finds it; on stdout, with the checks' report.
   const aws = await stageTarget(stage, options, (line) => console.log(line));
   const outputs = await stackOutputs(stage, aws);
-  const output = (key: string): string => {
-    const value = outputs[key];
-    if (!value) throw new Error(`stack ${stackName} in ${aws.region} has no ${key} output; deploy it first`);
-    return value;
-  };
+  const output = (key: string): string => outputOf(outputs, key);
   const db = createDocumentClient(undefined, aws.region);
   const { key, revoke } = await temporaryKey(new DynamoApiKeyRepository(db, output('ApiKeysTableName')));
   return {
@@ -135,7 +116,7 @@ async function main(argv: string[]): Promise<number> {
   }
   let session: Session;
   if (values.stage !== undefined && values.rehearse) session = await rehearsalSession(values.stage, values.assembly);
-  else if (values.stage !== undefined) session = await stageSession(values.stage, { region: values.region, profile: values.profile });
+  else if (values.stage !== undefined) session = await stageSession(values.stage, values);
   else {
     const { 'pets-base-url': petsBaseUrl, 'messages-base-url': messagesBaseUrl, key } = values;
     if (!petsBaseUrl || !messagesBaseUrl || !key) {

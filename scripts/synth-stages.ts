@@ -1,11 +1,8 @@
 /**
- * `npm run synth:stages` (run by .ci/run): `cdk synth` of every stage exactly as `cdk deploy` builds
- * it, with real bundling (NodejsFunction running the project's esbuild, no Docker) and the cdk-nag
- * checks, plus one prod synthesis with every optional context (CORS, custom domains in a hosted zone,
- * the front door from outside us-east-1, hence the edge stack too). Fails on any esbuild warning
- * (NodejsFunction's esbuild only prints them and carries on; esbuild has no flag that makes every
- * warning an error) and, through `--strict`, on any CDK warning. Staging's assembly is left in cdk.out, where
- * `npm run rehearse -- --stage staging` serves it (CI's rehearsal test does, through PETSTORE_REHEARSAL_ASSEMBLY).
+ * `npm run synth:stages` (run by .ci/run): `cdk synth` of every stage as `cdk deploy` builds it (real bundling, cdk-nag),
+ * plus prod with every optional context from outside us-east-1. Fails on any esbuild warning (NodejsFunction only
+ * prints them) and, through `--strict`, any CDK warning. Staging's assembly stays in cdk.out for `npm run rehearse`
+ * (CI's rehearsal test serves it, through PETSTORE_REHEARSAL_ASSEMBLY).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,16 +12,17 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(import.meta.dirname, '..');
 const CDK = join(ROOT, 'node_modules', '.bin', 'cdk');
 
+/** `region`: AWS_REGION for the CDK CLI (unset: us-east-1); `keep`: left in cdk.out instead of a removed folder. */
 interface Synthesis {
   readonly name: string;
   readonly context: Readonly<Record<string, string>>;
-  /** What the CDK CLI would find in AWS_REGION; unset, it deploys (and synthesizes) for us-east-1. */
   readonly region?: string;
-  /** Kept in cdk.out (as `npm run synth` leaves it) instead of a folder removed afterwards. */
   readonly keep?: true;
 }
 
+const PROD = { stage: 'prod', alarmEmail: 'ops@example.com', sesFromEmail: 'no-reply@example.com' };
 const EVERY_OPTION = {
+  sesVerifiedDomain: 'example.com',
   corsOrigins: 'https://app.example.com',
   petsDomain: 'api.example.com',
   messagesDomain: 'messages.example.com',
@@ -35,18 +33,8 @@ const EVERY_OPTION = {
 const SYNTHESES: readonly Synthesis[] = [
   { name: 'dev', context: { stage: 'dev' } },
   { name: 'staging', context: { stage: 'staging' }, keep: true },
-  { name: 'prod', context: { stage: 'prod', alarmEmail: 'ops@example.com', sesFromEmail: 'no-reply@example.com' } },
-  {
-    name: 'prod, every option, from eu-west-1',
-    context: {
-      stage: 'prod',
-      alarmEmail: 'ops@example.com',
-      sesFromEmail: 'no-reply@example.com',
-      sesVerifiedDomain: 'example.com',
-      ...EVERY_OPTION,
-    },
-    region: 'eu-west-1',
-  },
+  { name: 'prod', context: PROD },
+  { name: 'prod, every option, from eu-west-1', context: { ...PROD, ...EVERY_OPTION }, region: 'eu-west-1' },
 ];
 
 /** esbuild's mark on a warning (`▲ [WARNING] …`, the triangle only on a terminal). */
@@ -56,8 +44,7 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: n
   return new Promise((done, fail) => {
     const child = spawn(CDK, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', fail);
     child.on('close', (code) => done({ code, output }));
   });
@@ -67,14 +54,8 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: n
 async function synthesize(synthesis: Synthesis): Promise<boolean> {
   const outdir = synthesis.keep ? join(ROOT, 'cdk.out') : mkdtempSync(join(tmpdir(), 'petstore-synth-'));
   const started = performance.now();
-  const args = [
-    'synth',
-    '--quiet',
-    '--strict',
-    '--output',
-    outdir,
-    ...Object.entries(synthesis.context).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
-  ];
+  const context = Object.entries(synthesis.context).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
+  const args = ['synth', '--quiet', '--strict', '--output', outdir, ...context];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...(synthesis.region ? { AWS_REGION: synthesis.region } : {}),

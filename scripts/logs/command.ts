@@ -1,8 +1,7 @@
 /**
- * `npm run logs` (scripts/logs.ts): a stage's log lines, oldest first across its log groups (scripts/logs/lines.ts),
- * printed page by page. `--follow` polls FilterLogEvents rather than opening a Live Tail session: Live Tail samples
- * down to 500 events a second (a stage at its throttles writes far more), takes at most 10 log groups (a stage has
- * 15), by ARN only, and needs a second permission.
+ * `npm run logs`: a stage's log lines, oldest first across its log groups, page by page. `--follow` polls
+ * FilterLogEvents rather than a Live Tail session, which samples down to 500 events a second, takes at most 10 log
+ * groups (a stage has 15), by ARN only, and needs a second permission.
  */
 import {
   CloudWatchLogsClient,
@@ -10,11 +9,10 @@ import {
   type FilterLogEventsCommandInput,
   type FilterLogEventsCommandOutput as Page,
 } from '@aws-sdk/client-cloudwatch-logs';
-import { parseArgs } from 'node:util';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import type { ApiName } from '#shared/routes';
-import { isStageName, STAGES } from '#shared/stages';
-import { clientConfigOf, STAGE_REQUIRED, stackResources, stageTarget, TARGET_ARGS, TARGET_USAGE } from '../aws-target';
+import { STAGES } from '#shared/stages';
+import { clientConfigOf, parseStageArgs, stackResources, stageTarget, TARGET_USAGE } from '../aws-target';
 import {
   accessLogSourceOf,
   API_NAMES,
@@ -54,10 +52,7 @@ const FOLLOW_INTERVAL_MS = 2_000;
 /** Events reach CloudWatch Logs seconds after their timestamp: each --follow round looks this far back again. */
 const LATE_ARRIVAL_MS = 60_000;
 
-/**
- * FilterLogEvents, whose quota other readers share, CALL_GAP_MS apart; "Rate exceeded" doubles the gap and the call
- * is made again (never given up), a success halves it back. The SDK's own retries would spend the quota at once: off.
- */
+/** FilterLogEvents (a shared quota) paced: "Rate exceeded" doubles the gap and retries, a success halves it; no SDK retries. */
 function pacedFilter(logs: CloudWatchLogsClient, clock: Clock): (input: FilterLogEventsCommandInput) => Promise<Page> {
   let gap = CALL_GAP_MS;
   let next = 0;
@@ -122,10 +117,9 @@ async function* merged(streams: AsyncGenerator<Timed>[]): AsyncGenerator<Timed> 
 
 /** The command; `clock` and `until` (which ends --follow) are for tests. The exit code: 0, or 1 or 2 with a message. */
 export async function logsCommand(argv: string[], clock: Clock = SYSTEM_CLOCK, until?: AbortSignal): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      stage: { type: 'string' },
+  const args = parseStageArgs(
+    argv,
+    {
       function: { type: 'string', multiple: true },
       api: { type: 'string', multiple: true },
       since: { type: 'string', default: '15m' },
@@ -133,18 +127,11 @@ export async function logsCommand(argv: string[], clock: Clock = SYSTEM_CLOCK, u
       filter: { type: 'string' },
       follow: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
-      ...TARGET_ARGS,
-      help: { type: 'boolean', default: false },
     },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  if (!isStageName(values.stage)) {
-    console.error(`${STAGE_REQUIRED}\n\n${USAGE}`);
-    return 2;
-  }
+    USAGE,
+  );
+  if (typeof args === 'number') return args;
+  const { values, stage } = args;
   const functions = values.function ?? [];
   const unknownFunction = functions.find((name) => !isFunctionName(name));
   if (unknownFunction !== undefined) {
@@ -169,12 +156,12 @@ export async function logsCommand(argv: string[], clock: Clock = SYSTEM_CLOCK, u
   const filterPattern = values.filter ?? (requestId === undefined ? undefined : `"${requestId}"`);
   const wanted = (event: Timed) => values.filter === undefined || requestId === undefined || event.raw.includes(requestId);
 
-  const target = await stageTarget(values.stage, { region: values.region, profile: values.profile });
+  const target = await stageTarget(stage, values);
   const named = new Set<string>([
     ...(functions.length > 0 || apis.length > 0 ? functions : DEPLOYED_FUNCTIONS.map((fn) => fn.name)),
     ...apis.map((api) => accessLogSourceOf(api as ApiName)),
   ]);
-  const sources = logSourcesOf(await stackResources(values.stage, target)).filter((source) => named.has(source.name));
+  const sources = logSourcesOf(await stackResources(stage, target)).filter((source) => named.has(source.name));
   if (sources.length === 0) {
     console.error(`the stack has no log group for ${[...named].join(', ')}; is it deployed from this version?`);
     return 1;

@@ -1,8 +1,6 @@
 /**
- * What `npm run logs` shows (scripts/logs.ts): which log groups a stage has, how far back `--since`
- * reaches, and one compact line per log event, whichever of the shapes a stage writes it in: the
- * functions' JSON lines (lambda/runtime/logger.ts), Lambda's own JSON records (platform.start, platform.report), a plain
- * text line, and the APIs' JSON access log.
+ * What `npm run logs` shows: a stage's log groups, how far back `--since` reaches, and one compact line per event in
+ * whichever shape the stage wrote it (the functions' JSON, Lambda's platform records, text, the access logs).
  */
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import type { ApiName } from '#shared/routes';
@@ -12,20 +10,15 @@ import type { StackResource } from '../aws-target';
 
 export const API_NAMES: readonly ApiName[] = ['pets', 'messages', 'account'];
 
+/** `name`: a function's (`createPet`), or `<api>-api` for an API's access log (a function's name has no dash). */
 export interface LogSource {
-  /** A function's name (`createPet`), or `<api>-api` for an API's access log. */
   readonly name: string;
   readonly logGroupName: string;
 }
 
-/** The access log's source name: it never collides with a function's, which has no dash. */
 export const accessLogSourceOf = (api: ApiName): string => `${api}-api`;
 
-/**
- * The stage's log groups, by their logical ids: CloudFormation names them (`PetStore-prod-CreatePetLogs…`),
- * so a name cannot be computed, only found. lib/petstore-function.ts gives each function a `Logs` group
- * and lib/petstore-http-api.ts each API an `AccessLogs` group; CDK appends an 8-character hash.
- */
+/** The stage's log groups, found by logical id (`<Function>Logs`, `<Api>ApiAccessLogs` and CDK's hash): CloudFormation names them. */
 export function logSourcesOf(resources: readonly StackResource[]): LogSource[] {
   const groups = resources.filter((resource) => resource.type === 'AWS::Logs::LogGroup');
   const find = (constructPath: string) => groups.find((group) => new RegExp(`^${constructPath}[0-9A-F]{8}$`).test(group.logicalId));
@@ -56,10 +49,7 @@ export function parseSince(text: string, nowMs: number): number {
   return moment;
 }
 
-export interface LogEvent {
-  readonly timestamp?: number | undefined;
-  readonly message?: string | undefined;
-}
+export type LogEvent = { readonly timestamp?: number | undefined; readonly message?: string | undefined };
 
 /** One event as the operator reads it; `fields` holds whatever else the line carried. */
 export interface LogLine {
@@ -179,10 +169,7 @@ export function shapeLogEvent(source: string, event: LogEvent): LogLine {
   };
 }
 
-/**
- * The text form: time, level, source, request id, message, then the other fields as compact JSON. The trace id
- * and a request line's metrics directive (`_aws`) are left to `--json`: long, and no help to a reader.
- */
+/** The text form: time, level, source, request id, message, the other fields as JSON but the trace id and `_aws` (long, no help). */
 export function formatLogLine(line: LogLine): string {
   const { xray_trace_id: _trace, _aws: _metrics, ...fields } = line.fields;
   const rest = Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';

@@ -1,36 +1,31 @@
 /**
- * The black-box checks `npm run smoke` makes against a stage: every operation, the spec's statuses and
- * error bodies, auth, deprecation headers, pagination, idempotent replay and, when an origin is given,
- * the CORS preflight. Every answer is also held to the OpenAPI documents (docs/openapi/) with the contract checker the
- * HTTP tests use, so a stage that answers something the document does not allow fails here.
+ * The black-box checks `npm run smoke` makes against a stage: every operation, statuses and error bodies, auth,
+ * deprecation headers, pagination, idempotent replay and the CORS preflight; every answer also held to the OpenAPI
+ * documents by the contract check the HTTP tests use.
  */
 import { randomUUID } from 'node:crypto';
 import { contractViolations, readAnswer, type ReadAnswer } from '#openapi/contract-check';
 
+/**
+ * `readOnly` creates nothing (prod's pets cannot be deleted); `corsOrigin` is an allowed origin whose preflight is
+ * checked; `fetch` sends the requests (the pre-traffic hook's answers come from the new versions, local/gateway.ts);
+ * `bounded` skips the check that pages through every pet of a status, whose time grows with the data.
+ */
 export interface SmokeTarget {
   readonly petsBaseUrl: string;
   readonly messagesBaseUrl: string;
-  /** A valid API key. */
   readonly key: string;
-  /** Creates nothing (prod: pets cannot be deleted through the API). */
   readonly readOnly: boolean;
-  /** A browser origin the stage allows (`-c corsOrigins`): its preflight is checked. */
   readonly corsOrigin?: string;
-  /** How requests are sent: the network by default; the pre-traffic hook answers them with the new versions (local/gateway.ts). */
   readonly fetch?: typeof fetch;
-  /** Skips the check that pages through every pet of a status, whose time grows with the stage's data. */
   readonly bounded?: boolean;
 }
 
-export type Outcome = 'pass' | 'fail' | 'skip';
-
 export interface CheckResult {
   readonly name: string;
-  readonly outcome: Outcome;
+  readonly outcome: 'pass' | 'fail' | 'skip';
   readonly detail?: string;
 }
-
-type Answer = ReadAnswer;
 
 /** What a run stored on the stage, so the report can say so. */
 export interface Created {
@@ -44,10 +39,10 @@ function check(condition: boolean, message: string): asserts condition {
   if (!condition) throw new CheckFailed(message);
 }
 
-const bodyOf = (answer: Answer): Record<string, unknown> =>
+const bodyOf = (answer: ReadAnswer): Record<string, unknown> =>
   typeof answer.json === 'object' && answer.json !== null ? (answer.json as Record<string, unknown>) : {};
 
-function expectError(answer: Answer, status: number, code: string): void {
+function expectError(answer: ReadAnswer, status: number, code: string): void {
   const body = bodyOf(answer);
   check(
     answer.status === status && body.code === code && body.status === status,
@@ -63,7 +58,7 @@ interface SendOptions {
 }
 
 /** One request, its answer held to the OpenAPI document of its API. */
-async function sendVia(method: string, url: string, options: SendOptions = {}, transport: typeof fetch = fetch): Promise<Answer> {
+async function sendVia(method: string, url: string, options: SendOptions = {}, transport: typeof fetch = fetch): Promise<ReadAnswer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   const answer = await readAnswer(
@@ -79,28 +74,27 @@ async function sendVia(method: string, url: string, options: SendOptions = {}, t
   return answer;
 }
 
-const nextLink = (answer: Answer): string | undefined => /^<([^>]+)>; rel="next"$/.exec(answer.headers.get('link') ?? '')?.[1];
+const nextLink = (answer: ReadAnswer): string | undefined => /^<([^>]+)>; rel="next"$/.exec(answer.headers.get('link') ?? '')?.[1];
 
+/** `writes`: skipped in read-only runs; `unbounded`: in bounded ones; `run` answers a detail (a string) or nothing. */
 interface Check {
   readonly name: string;
-  /** Stores something on the stage: skipped in read-only runs. */
   readonly writes?: true;
-  /** Reads every pet of a status: skipped in bounded runs. */
   readonly unbounded?: true;
-  readonly run: () => Promise<string | undefined>;
+  readonly run: () => Promise<unknown>;
 }
 
 export async function runSmokeChecks(
   target: SmokeTarget,
   report: (result: CheckResult) => void,
 ): Promise<{ results: CheckResult[]; created: Created }> {
-  const send = (method: string, url: string, options?: SendOptions): Promise<Answer> =>
+  const send = (method: string, url: string, options?: SendOptions): Promise<ReadAnswer> =>
     sendVia(method, url, options, target.fetch ?? fetch);
   const pets = `${target.petsBaseUrl}/pets`;
   const messages = `${target.messagesBaseUrl}/messages`;
   const created: { pets: number[]; messages: string[] } = { pets: [], messages: [] };
   const json = { 'content-type': 'application/json' };
-  const createPet = async (name: string, extra: Record<string, string> = {}): Promise<Answer> => {
+  const createPet = async (name: string, extra: Record<string, string> = {}): Promise<ReadAnswer> => {
     const answer = await send('POST', pets, {
       key: target.key,
       headers: { ...json, ...extra },
@@ -119,7 +113,6 @@ export async function runSmokeChecks(
         const answer = await send('GET', pets);
         expectError(answer, 401, 'unauthorized');
         check(answer.headers.get('www-authenticate') === 'Bearer realm="petstore"', 'WWW-Authenticate is missing');
-        return undefined;
       },
     },
     {
@@ -127,7 +120,6 @@ export async function runSmokeChecks(
       run: async () => {
         expectError(await send('GET', pets, { key: `pst_${'A'.repeat(51)}` }), 401, 'unauthorized');
         expectError(await send('GET', pets, { headers: { authorization: 'Basic dXNlcjpwYXNz' } }), 401, 'unauthorized');
-        return undefined;
       },
     },
     {
@@ -146,7 +138,6 @@ export async function runSmokeChecks(
       run: async () => {
         expectError(await send('GET', `${pets}?limit=0`, { key: target.key }), 400, 'invalid_request');
         expectError(await send('GET', `${pets}?stauts=sold`, { key: target.key }), 400, 'invalid_request');
-        return undefined;
       },
     },
     {
@@ -159,7 +150,6 @@ export async function runSmokeChecks(
           400,
           'unsupported_media_type',
         );
-        return undefined;
       },
     },
     {
@@ -193,7 +183,6 @@ export async function runSmokeChecks(
         expectError(unknown, 404, 'not_found');
         check(unknown.headers.get('sunset') !== null, 'Sunset missing on the 404');
         expectError(await send('GET', `${pets}/abc`, { key: target.key }), 400, 'invalid_request');
-        return undefined;
       },
     },
     {
@@ -260,7 +249,6 @@ export async function runSmokeChecks(
       name: 'POST /messages refuses a missing message with 400 invalid_request',
       run: async () => {
         expectError(await send('POST', messages, { key: target.key, headers: json, body: '{}' }), 400, 'invalid_request');
-        return undefined;
       },
     },
     {
@@ -268,7 +256,6 @@ export async function runSmokeChecks(
       run: async () => {
         expectError(await send('GET', `${target.petsBaseUrl}/store/orders`, { key: target.key }), 404, 'not_found');
         expectError(await send('GET', `${target.petsBaseUrl}/store/orders`), 401, 'unauthorized');
-        return undefined;
       },
     },
     {
@@ -295,7 +282,6 @@ export async function runSmokeChecks(
             `preflight of ${url}: allow-headers ${allowed}`,
           );
         }
-        return undefined;
       },
     },
   ];
@@ -309,7 +295,8 @@ export async function runSmokeChecks(
       result = { name: item.name, outcome: 'skip', detail: 'bounded run: it reads every pet of a status' };
     } else {
       try {
-        const detail = await item.run();
+        const ran = await item.run();
+        const detail = typeof ran === 'string' ? ran : undefined;
         result = detail?.startsWith('skip: ')
           ? { name: item.name, outcome: 'skip', detail: detail.slice(6) }
           : { name: item.name, outcome: 'pass', ...(detail ? { detail } : {}) };

@@ -13,23 +13,29 @@ import { listenOnLoopback, type Listening } from '../support/loopback-server';
 
 const REQUEST_ID = '0b6f4c2e-1d3a-4e5f-9a7b-8c9d0e1f2a3b';
 const AT = Date.parse('2025-05-01T10:00:00.000Z');
+/** A JSON log line as CloudWatch Logs hands it over. */
+const shapeJson = (source: string, entry: object) => shapeLogEvent(source, { timestamp: AT, message: JSON.stringify(entry) });
+/** A function's JSON line (lambda/runtime/logger.ts) of REQUEST_ID. */
+const functionLine = (level: string, message: string, fields: object) => ({
+  level,
+  message,
+  timestamp: '2025-05-01T10:00:00.123Z',
+  function_request_id: REQUEST_ID,
+  ...fields,
+});
 
 describe('each log line, as the operator reads it', () => {
   it("a function's line: its time, level, request id and message, and only the fields that differ per line", () => {
-    const line = shapeLogEvent('createPet', {
-      timestamp: AT,
-      message: JSON.stringify({
-        level: 'WARN',
-        message: 'idempotency record conflict',
-        timestamp: '2025-05-01T10:00:00.123Z',
+    const line = shapeJson(
+      'createPet',
+      functionLine('WARN', 'idempotency record conflict', {
         service: 'petstore',
         function_name: 'PetStore-dev-CreatePetFunction',
-        function_request_id: REQUEST_ID,
         cold_start: true,
         xray_trace_id: '1-abc-def',
         code: 'conflict',
       }),
-    });
+    );
     expect(line).toEqual({
       time: '2025-05-01T10:00:00.123Z',
       level: 'WARN',
@@ -44,34 +50,23 @@ describe('each log line, as the operator reads it', () => {
   });
 
   it("a request line, which is also its metrics document: the metrics' directive is left to --json", () => {
-    const line = shapeLogEvent('getPet', {
-      timestamp: AT,
-      message: JSON.stringify({
-        level: 'INFO',
-        message: 'request',
-        timestamp: '2025-05-01T10:00:00.123Z',
-        Operation: 'getPet',
-        function_request_id: REQUEST_ID,
-        statusCode: 200,
-        Outcome: 'success',
-        _aws: { Timestamp: AT, CloudWatchMetrics: [] },
-      }),
-    });
+    const metrics = { Timestamp: AT, CloudWatchMetrics: [] };
+    const line = shapeJson(
+      'getPet',
+      functionLine('INFO', 'request', { Operation: 'getPet', statusCode: 200, Outcome: 'success', _aws: metrics }),
+    );
     expect(formatLogLine(line)).toBe(`2025-05-01T10:00:00.123Z INFO  getPet ${REQUEST_ID} request {"statusCode":200,"Outcome":"success"}`);
   });
 
   it("Lambda's report record becomes one REPORT line with duration, memory and init time", () => {
-    const line = shapeLogEvent('listPets', {
-      timestamp: AT,
-      message: JSON.stringify({
-        time: '2025-05-01T10:00:01.000Z',
-        type: 'platform.report',
-        record: {
-          requestId: REQUEST_ID,
-          metrics: { durationMs: 12.5, billedDurationMs: 13, memorySizeMB: 512, maxMemoryUsedMB: 81, initDurationMs: 210.4 },
-          status: 'success',
-        },
-      }),
+    const line = shapeJson('listPets', {
+      time: '2025-05-01T10:00:01.000Z',
+      type: 'platform.report',
+      record: {
+        requestId: REQUEST_ID,
+        metrics: { durationMs: 12.5, billedDurationMs: 13, memorySizeMB: 512, maxMemoryUsedMB: 81, initDurationMs: 210.4 },
+        status: 'success',
+      },
     });
     expect(formatLogLine(line)).toBe(
       `2025-05-01T10:00:01.000Z INFO  listPets ${REQUEST_ID} REPORT 12.5 ms (billed 13 ms), 81 of 512 MB, init 210.4 ms {"status":"success"}`,
@@ -79,30 +74,24 @@ describe('each log line, as the operator reads it', () => {
   });
 
   it('a timed-out invocation is an ERROR', () => {
-    const line = shapeLogEvent('getPet', {
-      timestamp: AT,
-      message: JSON.stringify({
-        time: '2025-05-01T10:00:02.000Z',
-        type: 'platform.runtimeDone',
-        record: { requestId: REQUEST_ID, status: 'timeout' },
-      }),
+    const line = shapeJson('getPet', {
+      time: '2025-05-01T10:00:02.000Z',
+      type: 'platform.runtimeDone',
+      record: { requestId: REQUEST_ID, status: 'timeout' },
     });
     expect(line).toMatchObject({ level: 'ERROR', requestId: REQUEST_ID, message: 'platform.runtimeDone', fields: { status: 'timeout' } });
   });
 
   it('an access-log line: route, path, status and latency, its level from the status, and no `-` placeholders', () => {
-    const line = shapeLogEvent('pets-api', {
-      timestamp: AT,
-      message: JSON.stringify({
-        requestId: 'Kx1abcdEFgh=',
-        ip: '203.0.113.9',
-        path: '/v1/pets',
-        routeKey: 'GET /v1/pets',
-        status: '401',
-        responseLatencyMs: '7',
-        integrationError: '-',
-        anonymousReason: 'unknown_key',
-      }),
+    const line = shapeJson('pets-api', {
+      requestId: 'Kx1abcdEFgh=',
+      ip: '203.0.113.9',
+      path: '/v1/pets',
+      routeKey: 'GET /v1/pets',
+      status: '401',
+      responseLatencyMs: '7',
+      integrationError: '-',
+      anonymousReason: 'unknown_key',
     });
     expect(formatLogLine(line)).toBe(
       '2025-05-01T10:00:00.000Z WARN  pets-api Kx1abcdEFgh= GET /v1/pets /v1/pets → 401 in 7 ms {"ip":"203.0.113.9","anonymousReason":"unknown_key"}',

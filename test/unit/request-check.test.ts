@@ -134,27 +134,22 @@ describe('request bodies', () => {
   const pet = '{"name":"Rex","categoryId":1}';
 
   test.each([
-    'application/json',
-    'Application/JSON',
-    'application/json; charset=utf-8',
-    'application/json;charset="UTF-8"',
-    'application/json ; foo=bar',
-    'application/json;',
-  ])('Content-Type %p is allowed', async (type) => {
-    expect(await allowed(post(pet, type))).toBe(true);
-  });
-
-  test.each([
-    'application/json; charset=iso-8859-1',
-    'application/json; charset=utf8',
-    'application/problem+json',
-    'application/vnd.api+json',
-    'text/plain',
-    'application/json, text/plain',
-    'application/json; charset',
-    '',
-  ])('Content-Type %p is refused', async (type) => {
-    expect(await allowed(post(pet, type))).toBe(false);
+    ['application/json', true],
+    ['Application/JSON', true],
+    ['application/json; charset=utf-8', true],
+    ['application/json;charset="UTF-8"', true],
+    ['application/json ; foo=bar', true],
+    ['application/json;', true],
+    ['application/json; charset=iso-8859-1', false],
+    ['application/json; charset=utf8', false],
+    ['application/problem+json', false],
+    ['application/vnd.api+json', false],
+    ['text/plain', false],
+    ['application/json, text/plain', false],
+    ['application/json; charset', false],
+    ['', false],
+  ])('Content-Type %p is allowed: %p', async (type, expected) => {
+    expect(await allowed(post(pet, type))).toBe(expected);
   });
 
   test('a body without Content-Type, an empty body and one that is not UTF-8 are refused', async () => {
