@@ -80,9 +80,13 @@ export class PetStoreStageCheck extends Construct {
       }),
       1,
       `No run of the stage check passed in 2 of the last 3 periods of ${check.every.toHumanString()}: the public URLs fail a smoke check, or nothing runs it.`,
-      ComparisonOperator.LESS_THAN_THRESHOLD,
       // Silence is a failure here: a run that never happens passes nothing.
-      { treatMissingData: TreatMissingData.BREACHING, evaluationPeriods: 3, datapointsToAlarm: 2 },
+      {
+        comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+        treatMissingData: TreatMissingData.BREACHING,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+      },
     );
     if (!versions) return;
 
