@@ -182,8 +182,8 @@ export class PetStoreAlarms extends Construct {
   add(id: string, metric: IMetric, threshold: number, description: string, more: Partial<AlarmProps> = {}): Alarm {
     const { evaluationPeriods, datapointsToAlarm } = this.config.alarms;
     const created = new Alarm(this, id, {
-      ...{ metric, threshold, alarmDescription: description, evaluationPeriods, datapointsToAlarm },
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      ...{ metric, threshold, comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      ...{ alarmDescription: description, evaluationPeriods, datapointsToAlarm },
       treatMissingData: TreatMissingData.NOT_BREACHING,
       ...more,
     });

@@ -58,7 +58,7 @@ const AUTHORIZATION_AS_ONE_KEY: CfnWebACL.TextTransformationProperty[] = [
   { priority: 1, type: 'LOWERCASE' },
 ];
 
-const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
+export const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
   metricName,
   cloudWatchMetricsEnabled: true,
   sampledRequestsEnabled: true,
