@@ -64,11 +64,6 @@ export const visibility = (metricName: string): CfnWebACL.VisibilityConfigProper
   sampledRequestsEnabled: true,
 });
 
-export interface FrontDoorEdgeResourcesProps {
-  readonly config: StageConfig;
-  readonly frontDoor: FrontDoor;
-}
-
 /**
  * The us-east-1 half of the front door (CloudFront takes web ACLs and certificates only from there): the web ACL and
  * the custom domains' certificate; in the main stack when that deploys to us-east-1, else in its own (lib/petstore-app.ts).
@@ -77,7 +72,7 @@ export class FrontDoorEdgeResources extends Construct implements FrontDoorEdge {
   readonly webAclArn: string;
   readonly certificate?: ICertificate;
 
-  constructor(scope: Construct, id: string, props: FrontDoorEdgeResourcesProps) {
+  constructor(scope: Construct, id: string, props: { readonly config: StageConfig; readonly frontDoor: FrontDoor }) {
     super(scope, id);
     const { config, frontDoor } = props;
     const prefix = `PetStore-${config.stage}-front-door`;
