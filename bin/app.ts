@@ -1,9 +1,7 @@
 #!/usr/bin/env node
 /**
- * One stack per stage: `npm run cdk -- deploy -c stage=staging` deploys PetStore-staging (and, for a
- * front door outside us-east-1, PetStore-staging-edge first) as config/staging.json says; another `-c`
- * key overrides that option for this deploy, and the synth says so. Account and region come from the
- * CLI's environment (profile or AWS_* variables); synth needs no account.
+ * One stack per stage: `npm run cdk -- deploy -c stage=staging` deploys PetStore-staging as config/staging.json says;
+ * another `-c` key overrides that option for this deploy. Account and region come from the CLI's environment.
  */
 import { App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -36,7 +34,6 @@ addPetStore(app, {
 // Cost allocation and ownership, on every resource that supports tags.
 Tags.of(app).add('service', 'petstore');
 Tags.of(app).add('stage', config.stage);
-// cdk-nag 3 runs as a CDK policy-validation plugin (it no longer works as an Aspect): any finding
-// fails the synth. Acknowledge one only next to the construct it concerns, with a one-line reason:
-// `Validations.of(construct).acknowledge({ id: 'AwsSolutions-…', reason: '…' })`.
+// cdk-nag 3 runs as a policy-validation plugin: any finding fails the synth. Acknowledge one only next to the
+// construct it concerns: `Validations.of(construct).acknowledge({ id: 'AwsSolutions-…', reason: '…' })`.
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

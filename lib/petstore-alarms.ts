@@ -34,34 +34,27 @@ export interface PetStoreAlarmsProps {
 }
 
 const THROTTLE_METRICS = ['ReadThrottleEvents', 'WriteThrottleEvents'] as const;
+const ABOVE = { comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD };
 
 /**
- * A new authorizer version that makes more than this share of its callers anonymous rolls back: the stage check's own
- * passes send about 3 anonymous requests in 10, an authorizer that refuses every key sits near 100 %. A flood of
- * anonymous calls during an authorizer deploy trips it too, and the deploy rolls back, the safe way round.
+ * A new authorizer version making more than this share of its callers anonymous rolls back: the stage check sends
+ * about 3 anonymous requests in 10, an authorizer refusing every key sits near 100 %.
  */
 export const NEW_AUTHORIZER_REFUSAL_PERCENT = 50;
 
-/**
- * Access-log statuses counted into metrics of their own: HTTP APIs publish 4xx as one metric, with
- * no 401 or 429 apart. The access log writes `status` as a string (lib/petstore-http-api.ts).
- */
+/** HTTP APIs publish 4xx as one metric, so 401 and 429 are counted from the access log (`status` is a string there). */
 export const COUNTED_STATUSES = { unauthorized: '401', throttled: '429' } as const;
 
 /**
- * What should wake someone up, all sent to one SNS topic: an API answering 5xx, the authorizer
- * failing (every request behind it then fails), a table throttling; and per API, a surge of 401s or
- * of 4xx (a flood of anonymous or bad keys: each still costs two invocations) and API Gateway
- * throttling requests (429: callers are being turned away).
+ * What should wake someone up, all sent to one SNS topic: 5xx, authorizer failures, table throttles, and per API
+ * a surge of 401s or 4xx (each bad key still costs two invocations) or of 429s.
  */
 export class PetStoreAlarms extends Construct {
   readonly topic: Topic;
-  /** Every alarm of the stage, for the dashboard's alarm status and the runbook (docs/runbooks.md). */
   readonly alarms: Alarm[] = [];
-  /** Per API, its 5xx rate alarm: a gradual deploy of a function behind it rolls back on it. */
+  /** A gradual deploy of a function behind the API rolls back on it. */
   readonly serverErrorRate: Readonly<Record<ApiName, Alarm>>;
   readonly authorizerErrors: Alarm;
-  /** Per API, the 401s and 429s counted from its access log (HTTP APIs publish neither apart). */
   readonly statusCounts: Readonly<Record<ApiName, { readonly unauthorized: Metric; readonly throttled: Metric }>>;
   private readonly notify: SnsAction;
   private readonly config: StageConfig;
@@ -74,23 +67,23 @@ export class PetStoreAlarms extends Construct {
     // Unencrypted on purpose: CloudWatch cannot publish to a topic under the AWS-managed SNS key, and
     // alarm messages carry metric names and thresholds only.
     this.topic = new Topic(this, 'Topic', { displayName: `PetStore ${config.stage} alarms`, enforceSSL: true });
-    // The topic policy CDK writes for enforceSSL replaces SNS's default one, so CloudWatch needs its
-    // own grant, limited to this account's alarms (no confused deputy).
+    // The topic policy CDK writes for enforceSSL replaces SNS's default one, so CloudWatch and Budgets need
+    // their own grants, limited to this account (no confused deputy).
     const { account, region, partition } = Stack.of(this);
-    this.topic.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'AllowThisAccountsAlarmsToPublish',
-        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
-        actions: ['sns:Publish'],
-        resources: [this.topic.topicArn],
-        conditions: {
-          StringEquals: { 'aws:SourceAccount': account },
-          ArnLike: { 'aws:SourceArn': `arn:${partition}:cloudwatch:${region}:${account}:alarm:*` },
-        },
-      }),
-    );
+    const allowPublish = (service: string, sourceArn: string, sid?: string) =>
+      this.topic.addToResourcePolicy(
+        new PolicyStatement({
+          ...(sid ? { sid } : {}),
+          principals: [new ServicePrincipal(`${service}.amazonaws.com`)],
+          actions: ['sns:Publish'],
+          resources: [this.topic.topicArn],
+          conditions: { StringEquals: { 'aws:SourceAccount': account }, ArnLike: { 'aws:SourceArn': sourceArn } },
+        }),
+      );
+    allowPublish('cloudwatch', `arn:${partition}:cloudwatch:${region}:${account}:alarm:*`, 'AllowThisAccountsAlarmsToPublish');
     if (config.alarmEmail) this.topic.addSubscription(new EmailSubscription(config.alarmEmail));
-    this.budget(config, account, partition);
+    allowPublish('budgets', `arn:${partition}:budgets::${account}:*`);
+    this.budget(config);
     this.notify = new SnsAction(this.topic);
     this.config = config;
     const serverErrorRate: Partial<Record<ApiName, Alarm>> = {};
@@ -110,7 +103,7 @@ export class PetStoreAlarms extends Construct {
         rate,
         config.alarms.serverErrorRatePercent,
         `More than ${config.alarms.serverErrorRatePercent}% of ${name} API requests answered 5xx.`,
-        ComparisonOperator.GREATER_THAN_THRESHOLD,
+        ABOVE,
       );
 
       const statusCount = (metricId: string, status: string) =>
@@ -131,21 +124,18 @@ export class PetStoreAlarms extends Construct {
         counts.unauthorized,
         config.alarms.unauthorizedRequests,
         `The ${name} API answered 401 at least ${config.alarms.unauthorizedRequests} times in ${period.toHumanString()}: a flood of anonymous or invalid keys, or a client with a revoked key (access log: anonymousReason).`,
-        ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       );
       alarm(
         `${constructIdOf(name)}ApiClientErrors`,
         api.stage.metricClientError({ period, statistic: 'Sum' }),
         config.alarms.clientErrors,
         `The ${name} API answered 4xx at least ${config.alarms.clientErrors} times in ${period.toHumanString()}.`,
-        ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       );
       alarm(
         `${constructIdOf(name)}ApiThrottled`,
         counts.throttled,
         config.alarms.throttledRequests,
         `API Gateway throttled at least ${config.alarms.throttledRequests} requests to the ${name} API in ${period.toHumanString()}: the stage's rate limit turns callers away.`,
-        ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       );
     }
 
@@ -154,7 +144,6 @@ export class PetStoreAlarms extends Construct {
       authorizer.metricErrors({ period, statistic: 'Sum' }),
       config.alarms.authorizerErrors,
       'The authorizer failed (crash or timeout): API Gateway answers 500 to every request it could not authorize.',
-      ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     );
 
     for (const key of Object.keys(tables) as TableKey[]) {
@@ -163,7 +152,6 @@ export class PetStoreAlarms extends Construct {
         throttleEvents(tables[key], key, period),
         config.alarms.tableThrottles,
         `DynamoDB throttled requests on the ${key} table or its indexes (on-demand: a hot key or an account limit).`,
-        ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       );
     }
     this.serverErrorRate = serverErrorRate as Record<ApiName, Alarm>;
@@ -174,16 +162,7 @@ export class PetStoreAlarms extends Construct {
    * The stage's month in AWS Budgets, told to the topic past 80 % spent and when the forecast passes it: the costs of
    * the resources tagged `stage` (bin/app.ts), once that tag is activated for cost allocation (docs/runbooks.md).
    */
-  private budget(config: StageConfig, account: string, partition: string): void {
-    const sourceArn = `arn:${partition}:budgets::${account}:*`;
-    this.topic.addToResourcePolicy(
-      new PolicyStatement({
-        principals: [new ServicePrincipal('budgets.amazonaws.com')],
-        actions: ['sns:Publish'],
-        resources: [this.topic.topicArn],
-        conditions: { StringEquals: { 'aws:SourceAccount': account }, ArnLike: { 'aws:SourceArn': sourceArn } },
-      }),
-    );
+  private budget(config: StageConfig): void {
     const when = (notificationType: string, threshold: number): CfnBudget.NotificationWithSubscribersProperty => ({
       notification: { notificationType, comparisonOperator: 'GREATER_THAN', threshold, thresholdType: 'PERCENTAGE' },
       subscribers: [{ subscriptionType: 'SNS', address: this.topic.topicArn }],
@@ -199,18 +178,12 @@ export class PetStoreAlarms extends Construct {
     });
   }
 
-  /** An alarm of the stage, notifying the topic on alarm and on recovery; no traffic is no incident unless `more` says so. */
-  add(
-    id: string,
-    metric: IMetric,
-    threshold: number,
-    description: string,
-    comparison: ComparisonOperator,
-    more: Partial<AlarmProps> = {},
-  ): Alarm {
+  /** An alarm at or over `threshold`, told to the topic on alarm and on recovery; no traffic is no incident unless `more` says so. */
+  add(id: string, metric: IMetric, threshold: number, description: string, more: Partial<AlarmProps> = {}): Alarm {
     const { evaluationPeriods, datapointsToAlarm } = this.config.alarms;
     const created = new Alarm(this, id, {
-      ...{ metric, threshold, comparisonOperator: comparison, alarmDescription: description, evaluationPeriods, datapointsToAlarm },
+      ...{ metric, threshold, comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD },
+      ...{ alarmDescription: description, evaluationPeriods, datapointsToAlarm },
       treatMissingData: TreatMissingData.NOT_BREACHING,
       ...more,
     });
@@ -221,10 +194,8 @@ export class PetStoreAlarms extends Construct {
   }
 
   /**
-   * A canary's rollback triggers that see its new version alone (docs/deploy.md, Safe deploys): the invocations Lambda's
-   * weighted alias sent to the version (`ExecutedVersion`) that crashed or timed out, or that the function answered
-   * with a 5xx (its own `Version` dimension). The version is the deploy's new Version resource, so CloudFormation points
-   * these alarms at it before the alias, which waits for its deployment group, which waits for them, starts moving.
+   * A canary's rollback triggers that see its new version alone (docs/deploy.md, Safe deploys): invocations the alias
+   * sent to the version (`ExecutedVersion`) that crashed or timed out, or that it answered 5xx (its `Version` dimension).
    * The authorizer refuses by making callers anonymous, never by failing: its version also rolls back on that.
    */
   newVersion(name: FunctionName, fn: IFunction, version: { readonly version: string }, aliasName: string): Alarm[] {
@@ -242,9 +213,7 @@ export class PetStoreAlarms extends Construct {
       answered5xx: answered('server_error'),
     });
     const description = `More than ${percent}% of the invocations of ${name}'s newest version crashed, timed out or answered 5xx.`;
-    const alarms = [
-      this.add(`${constructIdOf(name)}NewVersionFailures`, failed, percent, description, ComparisonOperator.GREATER_THAN_THRESHOLD),
-    ];
+    const alarms = [this.add(`${constructIdOf(name)}NewVersionFailures`, failed, percent, description, ABOVE)];
     if (name !== 'authorizer') return alarms;
     // Over Lambda's count of the version's invocations: the authorizer reports a caller it admits with no metric.
     const refused = rate('IF(invocations > 0, 100 * FILL(refused, 0) / invocations, 0)', {
@@ -252,23 +221,11 @@ export class PetStoreAlarms extends Construct {
       refused: answered('client_error'),
     });
     const refusing = `The authorizer's newest version made more than ${NEW_AUTHORIZER_REFUSAL_PERCENT}% of its callers anonymous (answered 401).`;
-    return [
-      ...alarms,
-      this.add(
-        'AuthorizerNewVersionRefusals',
-        refused,
-        NEW_AUTHORIZER_REFUSAL_PERCENT,
-        refusing,
-        ComparisonOperator.GREATER_THAN_THRESHOLD,
-      ),
-    ];
+    return [...alarms, this.add('AuthorizerNewVersionRefusals', refused, NEW_AUTHORIZER_REFUSAL_PERCENT, refusing, ABOVE)];
   }
 }
 
-/**
- * Read and write throttle events of a table and of each of its global secondary indexes, summed. `idPrefix` keeps
- * the metric ids apart when several tables share one graph.
- */
+/** A table's read and write throttle events with its indexes', summed; `idPrefix` keeps ids apart on a shared graph. */
 export function throttleEvents(table: Table, key: TableKey, period: MathExpression['period'], idPrefix = ''): MathExpression {
   const definition: TableDefinition = TABLES[key];
   const indexNames = (definition.globalSecondaryIndexes ?? []).map((index) => index.indexName);

@@ -5,28 +5,15 @@ import { PetStoreStack } from './petstore-stack';
 import type { StageConfig } from './stage-config';
 import { stackNameOf } from '#shared/stages';
 
-export interface PetStoreStacks {
-  readonly main: PetStoreStack;
-  /** `PetStore-<stage>-edge` in us-east-1: only for a front door of a stage deployed elsewhere. */
-  readonly edge?: PetStoreEdgeStack;
-}
-
-export interface PetStoreAppProps {
-  readonly config: StageConfig;
-  readonly projectRoot: string;
-  /** Where the stage deploys; the CDK CLI always knows the region (AWS_REGION, the profile, else us-east-1). */
-  readonly env: Environment;
-}
-
 /**
- * The stacks of one stage. Without a front door, one environment-agnostic-capable stack as always.
- * With one, the WAF web ACL (and a certificate for custom domains) must be created in us-east-1, where
- * CloudFront takes them from: in the stage's stack when it deploys there, otherwise in an edge stack
- * there, which the stage's stack reads across regions. cdk.json makes cross-stack references weak, so
- * CDK writes that read as CloudFormation's `Fn::GetStackOutput` with the edge stack's region (no custom
- * resource); it needs both regions known, and the CDK CLI always provides the stage's.
+ * The stacks of one stage. A front door's web ACL (and certificate) must be in us-east-1, where CloudFront takes them
+ * from: in the stage's stack when it deploys there, else in an edge stack it reads across regions (cdk.json makes
+ * cross-stack references weak: `Fn::GetStackOutput`, no custom resource), which needs both regions known.
  */
-export function addPetStore(app: App, props: PetStoreAppProps): PetStoreStacks {
+export function addPetStore(
+  app: App,
+  props: { readonly config: StageConfig; readonly projectRoot: string; readonly env: Environment },
+): { readonly main: PetStoreStack; readonly edge?: PetStoreEdgeStack } {
   const { config, projectRoot, env } = props;
   const stackName = stackNameOf(config.stage);
   const description = `Pet store service (${config.stage})`;

@@ -1,9 +1,7 @@
 /**
- * PetStore-ci (docs/pipeline.md): GitHub's OIDC provider and the roles .github/workflows/ assume, so that
- * GitHub never holds an AWS key. Each role trusts one kind of this repository's tokens and may assume the
- * CDK bootstrap roles of this Region and us-east-1 (the edge stack's), nothing broader; a deploy role may
- * also do what `npm run smoke` does to its stage. Kept out of bin/app.ts so that a stage's `deploy --all`
- * can never change the roles it deploys with.
+ * PetStore-ci (docs/pipeline.md): GitHub's OIDC provider and the roles .github/workflows/ assume, each trusting one
+ * kind of this repository's tokens and allowed only the CDK bootstrap roles (and, to deploy, what `npm run smoke`
+ * does). Kept out of bin/app.ts so that a stage's `deploy --all` can never change the roles it deploys with.
  */
 import { DefaultStackSynthesizer, CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { OidcProviderNative, OpenIdConnectPrincipal, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';

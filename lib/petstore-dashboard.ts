@@ -87,66 +87,62 @@ export class PetStoreDashboard extends Construct {
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName, defaultInterval: Duration.hours(3) });
     this.url = `https://console.aws.amazon.com/cloudwatch/home?region=${stack.region}#dashboards/dashboard/${dashboardName}`;
 
+    const graph = (width: number, title: string, left: IMetric[], right?: IMetric[]) =>
+      new GraphWidget({ title, left, ...(right ? { right } : {}), width, height: HEIGHT });
     const rows: IWidget[][] = [];
     rows.push([new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: FULL_WIDTH, height: HEIGHT })]);
 
     const apiEntries = Object.entries(apis) as [ApiName, PetStoreHttpApi][];
-    const perApi = (metric: (name: ApiName, api: PetStoreHttpApi) => IMetric): IMetric[] =>
-      apiEntries.map(([name, api]) => metric(name, api));
+    const perApi = (metric: (name: ApiName, api: PetStoreHttpApi) => IMetric | IMetric[]): IMetric[] =>
+      apiEntries.flatMap(([name, api]) => metric(name, api));
     rows.push([
-      new GraphWidget({
-        title: 'API requests',
-        left: perApi((name, api) => api.stage.metricCount({ period: PERIOD, statistic: Stats.SUM, label: name })),
-        width: THIRD,
-        height: HEIGHT,
-      }),
-      new GraphWidget({
-        title: 'API latency p50 / p99 (ms)',
-        left: apiEntries.flatMap(([name, api]) =>
+      graph(
+        THIRD,
+        'API requests',
+        perApi((name, api) => api.stage.metricCount({ period: PERIOD, statistic: Stats.SUM, label: name })),
+      ),
+      graph(
+        THIRD,
+        'API latency p50 / p99 (ms)',
+        perApi((name, api) =>
           [Stats.p(50), Stats.p(99)].map((statistic) =>
             api.stage.metricLatency({ period: PERIOD, statistic, label: `${name} ${statistic}` }),
           ),
         ),
-        width: THIRD,
-        height: HEIGHT,
-      }),
-      new GraphWidget({
-        title: 'API answers 4xx, 5xx and 429',
-        left: apiEntries.flatMap(([name, api]) => [
+      ),
+      graph(
+        THIRD,
+        'API answers 4xx, 5xx and 429',
+        perApi((name, api) => [
           api.stage.metricClientError({ period: PERIOD, statistic: Stats.SUM, label: `${name} 4xx` }),
           api.stage.metricServerError({ period: PERIOD, statistic: Stats.SUM, label: `${name} 5xx` }),
         ]),
-        right: perApi((name) => statusCounts[name].throttled.with({ label: `${name} 429` })),
-        width: THIRD,
-        height: HEIGHT,
-      }),
+        perApi((name) => statusCounts[name].throttled.with({ label: `${name} 429` })),
+      ),
     ]);
 
     const fns = [...functions];
     const perFunction = (metric: (fn: IFunction) => Metric): IMetric[] =>
       fns.map(([name, { function: fn }]) => metric(fn).with({ label: name }));
     rows.push([
-      new GraphWidget({
-        title: 'Function duration p99 (ms)',
-        left: perFunction((fn) => fn.metricDuration({ period: PERIOD, statistic: Stats.p(99) })),
-        width: HALF,
-        height: HEIGHT,
-      }),
-      new GraphWidget({
-        title: 'Function errors (crashes and timeouts) and throttles',
-        left: perFunction((fn) => fn.metricErrors({ period: PERIOD, statistic: Stats.SUM })),
-        right: perFunction((fn) => fn.metricThrottles({ period: PERIOD, statistic: Stats.SUM })),
-        width: HALF,
-        height: HEIGHT,
-      }),
+      graph(
+        HALF,
+        'Function duration p99 (ms)',
+        perFunction((fn) => fn.metricDuration({ period: PERIOD, statistic: Stats.p(99) })),
+      ),
+      graph(
+        HALF,
+        'Function errors (crashes and timeouts) and throttles',
+        perFunction((fn) => fn.metricErrors({ period: PERIOD, statistic: Stats.SUM })),
+        perFunction((fn) => fn.metricThrottles({ period: PERIOD, statistic: Stats.SUM })),
+      ),
     ]);
     rows.push([
-      new GraphWidget({
-        title: 'Concurrent executions (max)',
-        left: perFunction((fn) => fn.metric('ConcurrentExecutions', { period: PERIOD, statistic: Stats.MAXIMUM })),
-        width: HALF,
-        height: HEIGHT,
-      }),
+      graph(
+        HALF,
+        'Concurrent executions (max)',
+        perFunction((fn) => fn.metric('ConcurrentExecutions', { period: PERIOD, statistic: Stats.MAXIMUM })),
+      ),
       this.initDuration(
         config,
         fns.map(([, { logGroup }]) => logGroup),
@@ -168,59 +164,35 @@ export class PetStoreDashboard extends Construct {
       }),
     ];
     rows.push([
-      new GraphWidget({
-        title: 'Consumed capacity units (reads left, writes right)',
-        left: consumed('Read'),
-        right: consumed('Write'),
-        width: HALF,
-        height: HEIGHT,
-      }),
-      new GraphWidget({
-        title: 'Throttle events, each table with its indexes',
-        left: tableEntries.map(([key, table]) => throttleEvents(table, key, PERIOD, key)),
-        width: HALF,
-        height: HEIGHT,
-      }),
+      graph(HALF, 'Consumed capacity units (reads left, writes right)', consumed('Read'), consumed('Write')),
+      graph(
+        HALF,
+        'Throttle events, each table with its indexes',
+        tableEntries.map(([key, table]) => throttleEvents(table, key, PERIOD, key)),
+      ),
     ]);
 
     const { Requests, Errors, Latency, ColdStarts } = OPERATION_METRICS;
+    const search = (metric: MetricDefinition, statistic: string, label: string) => [searchOf(metric, statistic, label, config.stage)];
     const byOperation = `by ${OPERATION_DIMENSION}`;
     rows.push([
-      new GraphWidget({
-        title: 'Operations: requests and errors',
-        left: [searchOf(Requests, Stats.SUM, `Requests ${byOperation}`, config.stage)],
-        right: [searchOf(Errors, Stats.SUM, `Errors ${byOperation}`, config.stage)],
-        width: THIRD,
-        height: HEIGHT,
-      }),
-      new GraphWidget({
-        title: 'Operations: latency p99 (ms)',
-        left: [searchOf(Latency, Stats.p(99), `Latency ${byOperation}`, config.stage)],
-        width: THIRD,
-        height: HEIGHT,
-      }),
-      new GraphWidget({
-        title: 'Operations: cold starts',
-        left: [searchOf(ColdStarts, Stats.SUM, `ColdStarts ${byOperation}`, config.stage)],
-        width: THIRD,
-        height: HEIGHT,
-      }),
+      graph(
+        THIRD,
+        'Operations: requests and errors',
+        search(Requests, Stats.SUM, `Requests ${byOperation}`),
+        search(Errors, Stats.SUM, `Errors ${byOperation}`),
+      ),
+      graph(THIRD, 'Operations: latency p99 (ms)', search(Latency, Stats.p(99), `Latency ${byOperation}`)),
+      graph(THIRD, 'Operations: cold starts', search(ColdStarts, Stats.SUM, `ColdStarts ${byOperation}`)),
     ]);
+    const { PetsCreated, MessagesQueued, KeysIssued, KeysRevoked } = BUSINESS_METRICS;
     rows.push([
-      new GraphWidget({
-        title: 'Pets created, by status',
-        left: [searchOf(BUSINESS_METRICS.PetsCreated, Stats.SUM, 'PetsCreated', config.stage)],
-        width: HALF,
-        height: HEIGHT,
-      }),
-      new GraphWidget({
-        title: 'Messages queued, keys issued and revoked',
-        left: [BUSINESS_METRICS.MessagesQueued, BUSINESS_METRICS.KeysIssued, BUSINESS_METRICS.KeysRevoked].map((metric) =>
-          searchOf(metric, Stats.SUM, metric.name, config.stage),
-        ),
-        width: HALF,
-        height: HEIGHT,
-      }),
+      graph(HALF, 'Pets created, by status', search(PetsCreated, Stats.SUM, 'PetsCreated')),
+      graph(
+        HALF,
+        'Messages queued, keys issued and revoked',
+        [MessagesQueued, KeysIssued, KeysRevoked].flatMap((metric) => search(metric, Stats.SUM, metric.name)),
+      ),
     ]);
     rows.push(this.outside(props, stack.region));
     for (const row of rows) this.dashboard.addWidgets(...row);

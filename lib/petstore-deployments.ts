@@ -8,7 +8,7 @@ import { constructIdOf } from './construct-ids';
 import type { FunctionName } from '#shared/table-access';
 
 /** One function whose live alias CodeDeploy moves, and the alarms that stop the move. */
-export interface ShiftedFunction {
+interface ShiftedFunction {
   readonly name: FunctionName;
   readonly live: Alias;
   /** At most 10 (CodeDeploy's limit per deployment group). */
@@ -25,13 +25,10 @@ export interface PetStoreDeploymentsProps {
 }
 
 /**
- * Gradual deploys: when a deploy publishes a new version of a function, CloudFormation hands the alias update to
- * CodeDeploy, which sends part of the traffic to the new version, then all of it, and moves the alias back if one
- * of the function's alarms fires meanwhile, or the deployment fails or is stopped. The deploy waits for it.
+ * Gradual deploys: CloudFormation hands a function's alias update to CodeDeploy, which shifts the traffic to the new
+ * version and moves the alias back if one of its alarms fires, or the deployment fails or is stopped.
  */
 export class PetStoreDeployments extends Construct {
-  readonly groups: ReadonlyMap<FunctionName, LambdaDeploymentGroup>;
-
   constructor(scope: Construct, id: string, props: PetStoreDeploymentsProps) {
     super(scope, id);
     const application = new LambdaApplication(this, 'Application');
@@ -51,25 +48,20 @@ export class PetStoreDeployments extends Construct {
     // Each group adds the managed policy to its role again; the role above already has it.
     const sharedRole = role.withoutPolicyUpdates();
 
-    const groups = new Map<FunctionName, LambdaDeploymentGroup>();
     for (const { name, live, rollbackAlarms } of props.functions) {
       if (rollbackAlarms.length === 0 || rollbackAlarms.length > 10) {
         throw new Error(`${name}: a deployment group takes 1 to 10 rollback alarms, not ${rollbackAlarms.length}`);
       }
-      groups.set(
-        name,
-        new LambdaDeploymentGroup(this, constructIdOf(name), {
-          application,
-          alias: live,
-          deploymentConfig: props.config,
-          role: sharedRole,
-          alarms: [...rollbackAlarms],
-          ignoreAlarmConfiguration: props.ignoreAlarms,
-          ...(props.preHook ? { preHook: props.preHook } : {}),
-          autoRollback: { failedDeployment: true, stoppedDeployment: true, deploymentInAlarm: true },
-        }),
-      );
+      new LambdaDeploymentGroup(this, constructIdOf(name), {
+        application,
+        alias: live,
+        deploymentConfig: props.config,
+        role: sharedRole,
+        alarms: [...rollbackAlarms],
+        ignoreAlarmConfiguration: props.ignoreAlarms,
+        ...(props.preHook ? { preHook: props.preHook } : {}),
+        autoRollback: { failedDeployment: true, stoppedDeployment: true, deploymentInAlarm: true },
+      });
     }
-    this.groups = groups;
   }
 }

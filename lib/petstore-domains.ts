@@ -14,11 +14,7 @@ export const hostedZoneOf = (scope: Construct, domains: CustomDomains): IHostedZ
     ? HostedZone.fromHostedZoneAttributes(scope, 'HostedZone', { hostedZoneId: domains.hostedZone.id, zoneName: domains.hostedZone.name })
     : undefined;
 
-/**
- * The certificate for both names: the one `-c certificateArn` names, or a new one that ACM validates
- * through records it writes in the hosted zone (the deploy waits until ACM has issued it). The
- * caller's stack decides the region: the API's for API Gateway, us-east-1 for CloudFront.
- */
+/** The certificate for both names: `-c certificateArn`, or a new one ACM validates by DNS in the hosted zone. */
 export function certificateOf(scope: Construct, domains: CustomDomains, zone: IHostedZone | undefined): ICertificate {
   if (domains.certificateArn) return Certificate.fromCertificateArn(scope, 'Certificate', domains.certificateArn);
   if (!zone) throw new Error('custom domains need a certificate ARN or a hosted zone');
@@ -29,23 +25,19 @@ export function certificateOf(scope: Construct, domains: CustomDomains, zone: IH
   });
 }
 
-export interface PetStoreApiDomainsProps {
-  readonly domains: CustomDomains;
-  readonly apis: Readonly<Record<PublicApiName, PetStoreHttpApi>>;
-}
-
 /**
- * Stable addresses without the front door: one regional API Gateway custom domain per API (TLS 1.2),
- * each API mapped at the domain's root. The pets routes carry `/v1` themselves (shared/routes.ts), and
- * through a mapping without a key the functions see the same paths as on execute-api, so the pets
- * base URL is `https://<petsDomain>/v1`. With a hosted zone, alias records point the names at the
- * domains; otherwise the operator points them at the `*DnsTarget` outputs.
+ * Stable addresses without the front door: one regional API Gateway custom domain per API, mapped at its root (the
+ * pets routes carry `/v1` themselves). With a hosted zone, alias records point the names at them; otherwise the
+ * operator points them at the `*DnsTarget` outputs.
  */
 export class PetStoreApiDomains extends Construct {
-  /** API → the regional domain name its custom domain's DNS record must point at. */
   readonly dnsTargets: Readonly<Record<PublicApiName, string>>;
 
-  constructor(scope: Construct, id: string, props: PetStoreApiDomainsProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    props: { readonly domains: CustomDomains; readonly apis: Readonly<Record<PublicApiName, PetStoreHttpApi>> },
+  ) {
     super(scope, id);
     const { domains, apis } = props;
     const zone = hostedZoneOf(this, domains);

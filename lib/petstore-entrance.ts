@@ -8,26 +8,23 @@ import type { PetStoreHttpApi } from './petstore-http-api';
 import type { ApiName, PublicApiName } from '#shared/routes';
 import type { StageConfig } from './stage-config';
 
-export interface Entrance {
-  /** API → its base URL without the pets API's `/v1` (scheme and host, no trailing slash). */
+interface Entrance {
+  /** Scheme and host of each API, no trailing slash. */
   readonly origins: Readonly<Record<ApiName, string>>;
-  /** API → where a custom domain's DNS record must point, when the stack writes no records itself. */
+  /** Where a custom domain's DNS record must point, when the stack writes no records itself. */
   readonly dnsTargets?: Readonly<Record<PublicApiName, string>>;
 }
 
-export interface EntranceProps {
+interface EntranceProps {
   readonly config: StageConfig;
   readonly apis: Readonly<Record<ApiName, PetStoreHttpApi>>;
-  /** Set when the stage has a front door (lib/petstore-front-door.ts frontDoorOriginSecret). */
+  /** Set when the stage has a front door. */
   readonly originSecret?: Secret;
   /** The front door's us-east-1 resources, when another stack holds them (lib/petstore-app.ts). */
   readonly frontDoorEdge?: FrontDoorEdge;
 }
 
-/**
- * How clients reach the APIs: through the front door (CloudFront + WAF, custom domains on the pets and messages
- * distributions), through API Gateway custom domains (pets and messages), or at the execute-api URLs.
- */
+/** How clients reach the APIs: through the front door, through API Gateway custom domains, or at the execute-api URLs. */
 export function addEntrance(scope: Construct, props: EntranceProps): Entrance {
   const { config, apis, originSecret } = props;
   // The account API has no custom domain: its own front door distribution, else its execute-api URL.

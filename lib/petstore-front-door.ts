@@ -41,11 +41,8 @@ const TOO_MANY_REQUESTS_BODY = JSON.stringify({ message: 'Too Many Requests' });
 const TOO_MANY_REQUESTS_KEY = 'too-many-requests';
 
 /**
- * Rules of AWSManagedRulesCommonRuleSet that only count here instead of blocking, because they judge
- * request bodies, and ours are JSON text the service validates, stores and returns but never renders,
- * opens or fetches: SizeRestrictions_BODY blocks bodies over 8 KB where the API takes up to 256 KiB,
- * and the pattern rules would refuse a valid pet name or message that mentions `<b>`, `../` or a URL.
- * Counted, they still show in the web ACL's metrics and sampled requests.
+ * Common rules that only count: our bodies are JSON the service never renders, opens or fetches. SizeRestrictions_BODY
+ * blocks over 8 KB where the API takes 256 KiB; the others would refuse a pet name mentioning `<b>`, `../` or a URL.
  */
 export const COUNTED_COMMON_RULES = [
   'SizeRestrictions_BODY',
@@ -55,40 +52,31 @@ export const COUNTED_COMMON_RULES = [
   'EC2MetaDataSSRF_BODY',
 ] as const;
 
-/**
- * The authorizer reads the scheme in any letter case and the key after any run of spaces: one key must be one
- * WAF aggregate however it is spelled. Lower case merges only keys that differ in case alone, which random
- * keys never do in practice.
- */
+/** The authorizer reads the scheme in any case and the key after any run of spaces: one key, one WAF aggregate. */
 const AUTHORIZATION_AS_ONE_KEY: CfnWebACL.TextTransformationProperty[] = [
   { priority: 0, type: 'COMPRESS_WHITE_SPACE' },
   { priority: 1, type: 'LOWERCASE' },
 ];
 
-const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
+export const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
   metricName,
   cloudWatchMetricsEnabled: true,
   sampledRequestsEnabled: true,
 });
 
-export interface FrontDoorEdgeResourcesProps {
-  readonly config: StageConfig;
-  readonly frontDoor: FrontDoor;
-}
-
 /**
- * The us-east-1 half of the front door (CloudFront takes its web ACL and certificates only from
- * there): the WAF web ACL, and the custom domains' certificate when the stage has domains. It lives in
- * the main stack when that deploys to us-east-1, else in a stack of its own (lib/petstore-app.ts).
+ * The us-east-1 half of the front door (CloudFront takes web ACLs and certificates only from there): the web ACL and
+ * the custom domains' certificate; in the main stack when that deploys to us-east-1, else in its own (lib/petstore-app.ts).
  */
 export class FrontDoorEdgeResources extends Construct implements FrontDoorEdge {
   readonly webAclArn: string;
   readonly certificate?: ICertificate;
 
-  constructor(scope: Construct, id: string, props: FrontDoorEdgeResourcesProps) {
+  constructor(scope: Construct, id: string, props: { readonly config: StageConfig; readonly frontDoor: FrontDoor }) {
     super(scope, id);
     const { config, frontDoor } = props;
     const prefix = `PetStore-${config.stage}-front-door`;
+    const tooMany = { block: { customResponse: { responseCode: 429, customResponseBodyKey: TOO_MANY_REQUESTS_KEY } } };
     const webAcl = new CfnWebACL(this, 'WebAcl', {
       scope: 'CLOUDFRONT',
       description: `PetStore ${config.stage}: rate limits per client IP and per API key or access token, and AWS common rules, in front of the APIs`,
@@ -103,13 +91,12 @@ export class FrontDoorEdgeResources extends Construct implements FrontDoorEdge {
           statement: {
             rateBasedStatement: { aggregateKeyType: 'IP', limit: frontDoor.rateLimit, evaluationWindowSec: frontDoor.rateWindowSeconds },
           },
-          action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: TOO_MANY_REQUESTS_KEY } } },
+          action: tooMany,
           visibilityConfig: visibility(`${prefix}-rate-limit`),
         },
         {
-          // One key (on the account API, one access token) spread over many addresses, each under the per-IP
-          // limit, is still one client. Requests without the header are not counted here (WAF skips a request
-          // that lacks a custom key); the per-IP rule holds them.
+          // One key or access token spread over many addresses is still one client; WAF skips requests without
+          // the header, which the per-IP rule holds.
           name: 'RateLimitPerApiKey',
           priority: 1,
           statement: {
@@ -120,7 +107,7 @@ export class FrontDoorEdgeResources extends Construct implements FrontDoorEdge {
               evaluationWindowSec: frontDoor.rateWindowSeconds,
             },
           },
-          action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: TOO_MANY_REQUESTS_KEY } } },
+          action: tooMany,
           visibilityConfig: visibility(`${prefix}-key-rate-limit`),
         },
         {
@@ -152,15 +139,13 @@ export interface PetStoreFrontDoorProps {
 }
 
 /**
- * One CloudFront distribution per API, the account API's too, with the stage's web ACL, in front of the API's execute-api
- * endpoint: HTTPS only, nothing cached, every method, every viewer header but Host (API Gateway
- * routes on its own Host), and the origin secret added to each request. The custom domains, when the
- * stage has them, live here instead of on API Gateway.
+ * One CloudFront distribution per API with the stage's web ACL: HTTPS only, nothing cached, every method, every viewer
+ * header but Host (API Gateway routes on its own), plus the origin secret. The custom domains live here, not on API Gateway.
  */
 export class PetStoreFrontDoor extends Construct {
-  /** API → the host clients call (the custom domain, or the distribution's *.cloudfront.net name). */
+  /** The custom domain, or the distribution's *.cloudfront.net name. */
   readonly hosts: Readonly<Record<ApiName, string>>;
-  /** API → the distribution's domain name, where a custom domain's DNS record must point. */
+  /** Where a custom domain's DNS record must point. */
   readonly dnsTargets: Readonly<Record<PublicApiName, string>>;
 
   constructor(scope: Construct, id: string, props: PetStoreFrontDoorProps) {
@@ -238,10 +223,8 @@ export class PetStoreFrontDoor extends Construct {
 }
 
 /**
- * The value CloudFront adds to every origin request and the authorizer expects (shared/origin-headers.ts):
- * generated by Secrets Manager, so it appears in no template, no cdk.out and no repository. It
- * reaches CloudFront's origin settings and the authorizer's environment through CloudFormation
- * dynamic references at deploy time.
+ * The value CloudFront adds to every origin request and the authorizer expects (shared/origin-headers.ts): generated by
+ * Secrets Manager, it reaches both through dynamic references at deploy time and appears in no template.
  */
 export function frontDoorOriginSecret(scope: Construct, config: StageConfig): Secret {
   const secret = new Secret(scope, 'FrontDoorOriginSecret', {

@@ -47,41 +47,38 @@ export interface PetStoreFunctionDefaults {
   /** Directory holding package-lock.json; entries are relative to it. */
   readonly projectRoot: string;
   readonly config: StageConfig;
-  // Table, not ITable: aws-cdk-lib's Table declares `tableStreamArn: string | undefined` where ITable has
-  // an optional property, which exactOptionalPropertyTypes tells apart.
+  // Table, not ITable: Table's `tableStreamArn: string | undefined` is not ITable's optional one (exactOptionalPropertyTypes).
   readonly tables: Readonly<Record<TableKey, Table>>;
 }
 
-export interface PetStoreFunctionProps extends PetStoreFunctionDefaults {
-  /** Handler module relative to projectRoot (from shared/routes.ts). */
+interface PetStoreFunctionProps extends PetStoreFunctionDefaults {
+  /** Relative to projectRoot. */
   readonly entry: string;
   readonly description: string;
-  /** Its environment and access (shared/function-recipe.ts), with this stage's resources' tokens. */
   readonly recipe: FunctionRecipe;
-  /** The stage's user pool, on which the recipe's identity actions are granted. */
+  /** Where the recipe's identity actions are granted. */
   readonly userPoolArn: string;
   /** @default FUNCTION_TIMEOUT_SECONDS: what a request may take; the stage check runs longer. */
   readonly timeout?: Duration;
 }
 
 /** The alias API Gateway invokes on a stage with gradual deploys; CodeDeploy moves it from version to version. */
-export const LIVE_ALIAS = 'live';
+const LIVE_ALIAS = 'live';
 
 const resourceArn = (table: Table, access: TableAccess): string =>
   access.index ? `${table.tableArn}/index/${access.index}` : table.tableArn;
 
 /**
- * One Lambda function of the service with every shared setting in one place: runtime, arm64, memory,
- * timeout, its own log group and role, JSON logs, environment, bundling. Its environment, IAM
- * statements and reserved concurrency come from its recipe (shared/function-recipe.ts) and nothing else.
+ * One Lambda function with every shared setting in one place; its environment, IAM statements and reserved
+ * concurrency come from its recipe (shared/function-recipe.ts) and nothing else.
  */
 export class PetStoreFunction extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: LogGroup;
   readonly role: Role;
-  /** The `live` alias, on a stage whose deploys shift traffic gradually (lib/petstore-deployments.ts). */
+  /** On a stage whose deploys shift traffic gradually (lib/petstore-deployments.ts). */
   readonly live?: Alias;
-  /** What API Gateway invokes: the live alias where there is one, else the function itself. */
+  /** The live alias where there is one, else the function itself. */
   readonly invoked: IFunction;
 
   constructor(scope: Construct, id: string, props: PetStoreFunctionProps) {
@@ -112,15 +109,13 @@ export class PetStoreFunction extends Construct {
       timeout: props.timeout ?? Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       role: this.role,
       logGroup: this.logGroup,
-      // Log levels apply only to JSON logs: Lambda drops app lines below the stage's level, and its own
-      // per-invocation records (platform.start, platform.report) below the system level.
+      // Log levels apply only to JSON logs.
       loggingFormat: LoggingFormat.JSON,
       applicationLogLevelV2: ApplicationLogLevel[config.logLevel],
       systemLogLevelV2: SystemLogLevel[config.systemLogLevel],
       // Lambda grants X-Ray's write actions on `*` itself: they have no resource-level permissions.
       tracing: recipe.traced ? Tracing.ACTIVE : Tracing.DISABLED,
-      // A write route's storm of throttled calls then takes at most this many executions from the account.
-      // Reserved concurrency belongs to the function, not a version: during a shift both versions share it.
+      // Caps a write route's storm of throttled calls; both versions share it during a shift.
       ...(recipe.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: recipe.reservedConcurrency } : {}),
       environment: { ...recipe.environment },
       projectRoot,
@@ -135,9 +130,7 @@ export class PetStoreFunction extends Construct {
     }
 
     if (config.trafficShift) {
-      // Every deploy publishes a version (older ones stay, for CodeDeploy to roll back to); the alias moves to it.
-      // Casts: aws-cdk-lib declares `role?: IRole` on classes and `role: IRole | undefined` on interfaces, which
-      // exactOptionalPropertyTypes tells apart.
+      // Casts: classes declare `role?: IRole`, interfaces `role: IRole | undefined` (exactOptionalPropertyTypes).
       this.live = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.function.currentVersion as IVersion });
     }
     this.invoked = (this.live ?? this.function) as IFunction;

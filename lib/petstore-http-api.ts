@@ -7,6 +7,7 @@ import {
   type IHttpRouteAuthorizer,
   HttpMethod,
   HttpNoneAuthorizer,
+  type HttpRoute,
   LogGroupLogDestination,
   type CfnStage,
   type CorsPreflightOptions,
@@ -19,14 +20,12 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '#shared/cors';
 import { PREFLIGHT_ROUTE, type ApiName, type RouteDefinition } from '#shared/routes';
-import { DEFAULT_ROUTE_KEY, PREFLIGHT_ROUTE_KEY, routeKeyOf, type ApiThrottling } from '#shared/stage-throttling';
+import { DEFAULT_ROUTE_KEY, routeKeyOf, type ApiThrottling } from '#shared/stage-throttling';
 import type { StageConfig } from './stage-config';
 
 /**
- * One JSON object per request. No headers and no query string, so an API key can never land in the
- * access log; the authorizer's `keyId` (an identifier, not a secret) and `reason` explain 401s.
- * Nothing twice, since every byte is paid for at ingestion on every request: the method is in `routeKey`
- * (`$default` answers 404 whatever the method), and the time is the log event's own timestamp.
+ * One JSON object per request; no headers or query string, so no API key lands in it. Nothing twice, since every byte
+ * is paid at ingestion: the method is in `routeKey`, the time is the log event's own.
  */
 export const ACCESS_LOG_FIELDS = {
   requestId: '$context.requestId',
@@ -56,31 +55,21 @@ const corsPreflight = (origins: readonly string[], methods?: readonly CorsHttpMe
 });
 
 export interface PetStoreHttpApiProps {
-  /** Which API of shared/routes.ts: its throttles come from the stage's (shared/stage-throttling.ts). */
   readonly api: ApiName;
   readonly apiName: string;
   readonly description: string;
   readonly config: StageConfig;
-  /**
-   * Resolves the caller of every request; never denies (see below). Or, for the account API, the
-   * native JWT authorizer of the user pool, which refuses bad tokens itself (lib/petstore-stack.ts).
-   */
+  /** Resolves the caller of every request and never denies; or, for the account API, the user pool's JWT authorizer. */
   readonly authorizer: IFunction | { readonly jwt: IHttpRouteAuthorizer };
-  /** Serves `$default`: whatever no route matches. */
+  /** Serves `$default`. */
   readonly notFound: IFunction;
-  /**
-   * Developer portal hook: origins allowed by CORS on top of the stage's `corsOrigins` (the portal's
-   * CloudFront origin, so its "Try it" and account pages can call this API from the browser).
-   */
+  /** Allowed by CORS on top of the stage's `corsOrigins` (the portal's). */
   readonly extraCorsOrigins?: readonly string[];
-  /** Methods a browser may use across origins; the stage's default (GET, POST) when absent. */
+  /** The stage's default (GET, POST) when absent. */
   readonly corsAllowMethods?: readonly CorsHttpMethod[];
 }
 
-/**
- * An HTTP API whose every route, `$default` included, runs the caller-resolving Lambda authorizer,
- * with a `$default` stage throttled route by route that writes JSON access logs.
- */
+/** An HTTP API whose every route runs the authorizer, with a `$default` stage throttled route by route and access logs. */
 export class PetStoreHttpApi extends Construct {
   readonly api: HttpApi;
   readonly stage: HttpStage;
@@ -94,10 +83,8 @@ export class PetStoreHttpApi extends Construct {
     const { config } = props;
     this.throttling = config.throttling[props.api];
 
-    // API Gateway must never answer 401/403 itself (it cannot shape the spec's error
-    // body), so no identity source (a request without `Authorization` still reaches the authorizer),
-    // no caching (without an identity source there is no cache key; the authorizer caches lookups
-    // itself), and simple responses where the authorizer always says yes and tells who is calling.
+    // API Gateway must never answer 401/403 itself (it cannot shape the spec's error body): no identity source, so
+    // every request reaches the authorizer, hence no cache (the authorizer caches lookups itself).
     const authorizer =
       'jwt' in props.authorizer
         ? props.authorizer.jwt
@@ -114,9 +101,7 @@ export class PetStoreHttpApi extends Construct {
       defaultAuthorizer: authorizer,
       defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', props.notFound),
       ...(corsOrigins.length > 0 ? { corsPreflight: corsPreflight(corsOrigins, props.corsAllowMethods) } : {}),
-      // With custom domains (lib/petstore-domains.ts) the execute-api URL can be turned off, so nobody bypasses them.
       ...(config.domains?.disableDefaultEndpoint ? { disableExecuteApiEndpoint: true } : {}),
-      // Created below with throttling and access logs; the implicit one has neither.
       createDefaultStage: false,
     });
 
@@ -151,29 +136,20 @@ export class PetStoreHttpApi extends Construct {
     });
   }
 
-  /**
-   * The stage is created after the routes its route settings name, which CloudFormation otherwise does not
-   * know to wait for.
-   */
+  /** The stage waits for the routes its route settings name, which CloudFormation does not know to do. */
   private settled(routeKey: string, routes: readonly IConstruct[]): void {
     if (!this.throttledRoutes.has(routeKey)) return;
     this.throttledRoutes.set(routeKey, true);
     for (const route of routes) this.stage.node.addDependency(route);
   }
 
-  /** The base URL of the API (no trailing slash). */
   get endpoint(): string {
     return this.api.apiEndpoint;
   }
 
   /** One route of shared/routes.ts to its own function; the default authorizer applies. */
   addRoute(route: RouteDefinition, handler: IFunction): void {
-    const routes = this.api.addRoutes({
-      path: route.path,
-      methods: [HttpMethod[route.method]],
-      integration: new HttpLambdaIntegration(`${route.operationId}Integration`, handler),
-    });
-    this.settled(routeKeyOf(route), routes);
+    this.route(route, `${route.operationId}Integration`, handler);
   }
 
   /**
@@ -182,18 +158,23 @@ export class PetStoreHttpApi extends Construct {
    * authorizers). HTTP APIs have no mock integration, hence a function that answers 204.
    */
   addPreflightRoute(handler: IFunction): void {
-    const routes = this.api.addRoutes({
-      path: PREFLIGHT_ROUTE.path,
-      methods: [HttpMethod[PREFLIGHT_ROUTE.method]],
-      integration: new HttpLambdaIntegration('PreflightIntegration', handler),
-      authorizer: new HttpNoneAuthorizer(),
-    });
-    this.settled(PREFLIGHT_ROUTE_KEY, routes);
-    for (const route of routes) {
+    for (const route of this.route(PREFLIGHT_ROUTE, 'PreflightIntegration', handler, { authorizer: new HttpNoneAuthorizer() })) {
       Validations.of(route).acknowledge({
         id: 'AwsSolutions-APIG4',
         reason: 'Browsers send CORS preflights without credentials; this route answers 204 and reaches no data.',
       });
     }
+  }
+
+  private route(
+    route: { readonly path: string; readonly method: keyof typeof HttpMethod },
+    integrationId: string,
+    handler: IFunction,
+    more = {},
+  ): HttpRoute[] {
+    const integration = new HttpLambdaIntegration(integrationId, handler);
+    const routes = this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration, ...more });
+    this.settled(routeKeyOf(route), routes);
+    return routes;
   }
 }

@@ -4,12 +4,10 @@ import { AccountRecovery, FeaturePlan, Mfa, UserPool, UserPoolEmail, Verificatio
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { ACCESS_TOKEN_VALIDITY_MINUTES, ACCOUNT_API_ONLY_OPERATIONS, PASSWORD_POLICY, REFRESH_TOKEN_VALIDITY_DAYS } from '#shared/accounts';
+import { visibility } from './petstore-front-door';
 import type { RateLimit, StageConfig } from './stage-config';
 
-/**
- * The Cognito operations that send an email to the address they name (the X-Amz-Target of the call),
- * anonymously: the ones that let anyone mail strangers or drain the sender's daily quota.
- */
+/** The Cognito operations (X-Amz-Target) that anyone may call to email an address: to strangers, or to drain the quota. */
 export const EMAILING_OPERATIONS = ['SignUp', 'ResendConfirmationCode', 'ForgotPassword'] as const;
 const COGNITO_TARGET_PREFIX = 'AWSCognitoIdentityProviderService.';
 
@@ -19,12 +17,6 @@ export const userPoolWebAclMetricName = (stage: string): string => `PetStore-${s
 /** WAF's OR needs two statements or more. */
 const anyOf = (statements: CfnWebACL.StatementProperty[]): CfnWebACL.StatementProperty =>
   statements.length === 1 && statements[0] ? statements[0] : { orStatement: { statements } };
-
-const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
-  metricName,
-  cloudWatchMetricsEnabled: true,
-  sampledRequestsEnabled: true,
-});
 
 const perClientIp = ({ limit, windowSeconds }: RateLimit, scopeDownStatement?: CfnWebACL.StatementProperty) => ({
   rateBasedStatement: {
@@ -36,16 +28,15 @@ const perClientIp = ({ limit, windowSeconds }: RateLimit, scopeDownStatement?: C
 });
 
 /**
- * The developer portal's identity provider for one stage: a Cognito user pool where anyone can sign
- * up with an email address (verified by a code), AWS WAF in front of it, and the portal's app client.
- * Locally cognito-local stands in for the pool and client (local/cognito.ts creates the same there).
+ * The developer portal's Cognito user pool, where anyone signs up with a verified email address, behind AWS WAF,
+ * and the portal's app client (local/cognito.ts creates the same in cognito-local).
  */
 export class PetStoreIdentity extends Construct {
   readonly userPool: UserPool;
   readonly client: UserPoolClient;
-  /** The `iss` of its tokens, which the account API's JWT authorizer and functions expect. */
+  /** The `iss` of its tokens. */
   readonly issuer: string;
-  /** Cognito's API endpoint in this region, which the portal page calls. */
+  /** Which the portal page calls. */
   readonly cognitoEndpoint: string;
 
   constructor(scope: Construct, id: string, props: { readonly config: StageConfig }) {
@@ -72,14 +63,7 @@ export class PetStoreIdentity extends Construct {
             sesRegion: Stack.of(this).region,
           })
         : UserPoolEmail.withCognito(),
-      passwordPolicy: {
-        minLength: PASSWORD_POLICY.minLength,
-        requireLowercase: PASSWORD_POLICY.requireLowercase,
-        requireUppercase: PASSWORD_POLICY.requireUppercase,
-        requireDigits: PASSWORD_POLICY.requireDigits,
-        requireSymbols: PASSWORD_POLICY.requireSymbols,
-        tempPasswordValidity: Duration.days(3),
-      },
+      passwordPolicy: { ...PASSWORD_POLICY, tempPasswordValidity: Duration.days(3) },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
       mfa: Mfa.OFF,
       featurePlan: FeaturePlan.ESSENTIALS,
@@ -102,14 +86,12 @@ export class PetStoreIdentity extends Construct {
 
     this.protect(config);
 
-    // No secret: a browser page cannot keep one. USER_PASSWORD_AUTH (the password goes over TLS to
-    // Cognito, never to our APIs) rather than SRP, because the local emulator has no SRP and the two
-    // must behave the same. Why the tokens live as long as they do: shared/accounts.ts.
+    // No secret: a browser page cannot keep one. USER_PASSWORD_AUTH (over TLS to Cognito, never to our APIs)
+    // rather than SRP, which the local emulator lacks. Token lifetimes: shared/accounts.ts.
     this.client = this.userPool.addClient('PortalClient', {
       generateSecret: false,
       authFlows: { userPassword: true },
-      // The page calls Cognito's API itself and there is no hosted UI: none of CDK's OAuth defaults
-      // (implicit and code flows, every scope, an https://example.com callback).
+      // No hosted UI: none of CDK's OAuth defaults (implicit and code flows, every scope, an example.com callback).
       disableOAuth: true,
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
@@ -124,29 +106,18 @@ export class PetStoreIdentity extends Construct {
   }
 
   /**
-   * AWS WAF in front of the pool's public API (config.json hands anyone the client id): per client IP,
-   * few calls that send email, and a ceiling on all calls, so that one address can neither mail
-   * strangers nor use up the pool's request quotas, which every user shares. Cognito answers a block
-   * with ForbiddenException (403); WAF's custom responses reach only the hosted UI, which we have not.
+   * AWS WAF in front of the pool's public API (config.json hands anyone the client id): per client IP, few emailing
+   * calls and a ceiling on all, so one address can neither mail strangers nor use up the quotas every user shares.
    */
   private protect(config: StageConfig): void {
     const { emailingCallsPerClientIp, callsPerClientIp } = config.userPoolProtection;
     const prefix = userPoolWebAclMetricName(config.stage);
-    const targetIs = (operation: string): CfnWebACL.StatementProperty => ({
+    const targetIs = (operation: string, anyCase = false): CfnWebACL.StatementProperty => ({
       byteMatchStatement: {
         fieldToMatch: { singleHeader: { Name: 'x-amz-target' } },
         positionalConstraint: 'EXACTLY',
-        searchString: `${COGNITO_TARGET_PREFIX}${operation}`,
-        textTransformations: [{ priority: 0, type: 'NONE' }],
-      },
-    });
-    // Header values are the client's to spell: a block must not be escaped by changing the case.
-    const targetIsAnyCase = (operation: string): CfnWebACL.StatementProperty => ({
-      byteMatchStatement: {
-        fieldToMatch: { singleHeader: { Name: 'x-amz-target' } },
-        positionalConstraint: 'EXACTLY',
-        searchString: `${COGNITO_TARGET_PREFIX}${operation}`.toLowerCase(),
-        textTransformations: [{ priority: 0, type: 'LOWERCASE' }],
+        searchString: anyCase ? `${COGNITO_TARGET_PREFIX}${operation}`.toLowerCase() : `${COGNITO_TARGET_PREFIX}${operation}`,
+        textTransformations: [{ priority: 0, type: anyCase ? 'LOWERCASE' : 'NONE' }],
       },
     });
     const webAcl = new CfnWebACL(this, 'WebAcl', {
@@ -156,18 +127,18 @@ export class PetStoreIdentity extends Construct {
       visibilityConfig: visibility(prefix),
       rules: [
         {
-          // A user deletes their account with DELETE /account, which revokes its keys first; Cognito's own
-          // DeleteUser would leave them working with no one but an operator able to revoke them.
+          // DELETE /account revokes the keys first; Cognito's own DeleteUser would leave them working. Any case: a
+          // block must not be escaped by spelling the header otherwise.
           name: 'SelfServiceOnlyThroughTheAccountApi',
           priority: 0,
-          statement: anyOf(ACCOUNT_API_ONLY_OPERATIONS.map(targetIsAnyCase)),
+          statement: anyOf(ACCOUNT_API_ONLY_OPERATIONS.map((operation) => targetIs(operation, true))),
           action: { block: {} },
           visibilityConfig: visibility(`${prefix}-self-service`),
         },
         {
           name: 'EmailingCallsPerClientIp',
           priority: 1,
-          statement: perClientIp(emailingCallsPerClientIp, { orStatement: { statements: EMAILING_OPERATIONS.map(targetIs) } }),
+          statement: perClientIp(emailingCallsPerClientIp, { orStatement: { statements: EMAILING_OPERATIONS.map((op) => targetIs(op)) } }),
           action: { block: {} },
           visibilityConfig: visibility(`${prefix}-emailing-calls`),
         },

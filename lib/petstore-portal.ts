@@ -30,9 +30,8 @@ export interface PetStorePortalProps {
 const CSP_METADATA = 'csp';
 
 /**
- * `https://host` of a URL, tokens included. CDK encodes a token as a `${Token[…]}` marker without a
- * slash, so the text before the first path slash is the origin; a URL that starts with a marker is
- * an endpoint such as API Gateway's `apiEndpoint`, scheme and host in one token.
+ * `https://host` of a URL, tokens included: a `${Token[…]}` marker holds no slash, and a URL starting with one is an
+ * endpoint such as API Gateway's `apiEndpoint`, scheme and host in one token.
  */
 export function originOf(url: string): string {
   const origin = /^(?:https:\/\/)?[^/]+/.exec(url)?.[0] ?? '';
@@ -42,21 +41,16 @@ export function originOf(url: string): string {
 }
 
 /**
- * The developer portal's site: a private S3 bucket behind CloudFront (origin access control: only
- * this distribution may read it), with a strict Content-Security-Policy. `publish` uploads the static
- * files and this stage's `config.json`; it is separate so the APIs can allow the site's origin (CORS)
- * before the config, which names the APIs, is written.
+ * The developer portal's site: a private S3 bucket behind CloudFront with a strict Content-Security-Policy. `publish`
+ * is separate so the APIs can allow the site's origin (CORS) before the config, which names the APIs, is written.
  *
- * The policy's `connect-src` lists exactly this stage's Cognito endpoint and API origins. A response
- * headers policy cannot hold them: the APIs' CORS names this distribution, so the distribution
- * would depend on the APIs and the APIs on it. The deployment, which runs once both exist, stores
- * the policy on every object instead (user metadata), and a viewer-response function turns it into
- * the header — the site's own default, without any API, where an answer has none (S3's errors).
+ * The policy's `connect-src` names this stage's Cognito endpoint and APIs, which a response headers policy cannot
+ * hold (the APIs' CORS names the distribution: a cycle). The deployment stores it on every object instead, and a
+ * viewer-response function turns it into the header, or the site's default where an answer has none (S3's errors).
  */
 export class PetStorePortal extends Construct {
   readonly bucket: Bucket;
   readonly distribution: Distribution;
-  /** `https://<distribution domain>`: the portal's origin. */
   readonly origin: string;
 
   constructor(
@@ -65,7 +59,7 @@ export class PetStorePortal extends Construct {
     private readonly props: PetStorePortalProps,
   ) {
     super(scope, id);
-    // Derived content, rewritten by every deploy: nothing to keep when the stack goes.
+    // Rewritten by every deploy: nothing to keep.
     this.bucket = new Bucket(this, 'Bucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
@@ -132,8 +126,7 @@ export class PetStorePortal extends Construct {
     });
   }
 
-  // aws-cdk-lib's Bucket declares `isWebsite: boolean | undefined` where IBucket has an optional
-  // property, which exactOptionalPropertyTypes tells apart (as with Table and ITable): the same object.
+  // Bucket's `isWebsite: boolean | undefined` is not IBucket's optional one under exactOptionalPropertyTypes.
   private get readable(): IBucket {
     return this.bucket as IBucket;
   }
@@ -181,7 +174,7 @@ export class PetStorePortal extends Construct {
         cdkOwned(`AwsSolutions-IAM5[Action::${action}]`),
       ),
       cdkOwned(`AwsSolutions-IAM5[Resource::arn:${partition}:s3:::cdk-hnb659fds-assets-${account}-${region}/*]`),
-      cdkOwned(`AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(bucketResource)}.Arn>/*]`),
+      cdkOwned(`AwsSolutions-IAM5[Resource::<${stack.getLogicalId(bucketResource)}.Arn>/*]`),
       cdkOwned('AwsSolutions-IAM5[Resource::*]'),
     );
     return deployment;

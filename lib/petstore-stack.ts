@@ -30,11 +30,7 @@ export interface PetStoreStackProps extends StackProps {
   readonly frontDoorEdge?: FrontDoorEdge;
 }
 
-/**
- * The whole service for one stage: tables, every function of shared/deployed-functions.ts, the pets and
- * messages HTTP APIs with one route per route function and their entrance (custom domains, front
- * door), the developer portal (user pool, account API, site), alarms, and the outputs the CLIs read.
- */
+/** The whole service for one stage, and the outputs the CLIs read. */
 export class PetStoreStack extends Stack {
   constructor(scope: Construct, id: string, props: PetStoreStackProps) {
     super(scope, id, props);
@@ -46,7 +42,6 @@ export class PetStoreStack extends Stack {
 
     const shared: PetStoreFunctionDefaults = { projectRoot, config, tables };
     const originSecret = config.frontDoor ? frontDoorOriginSecret(this, config) : undefined;
-    // What every function runs with comes from these facts alone (shared/function-recipe.ts).
     const facts: RunFacts = {
       stage: config.stage,
       tableName: (key) => tables[key].tableName,
@@ -72,8 +67,7 @@ export class PetStoreStack extends Stack {
     const servedApis = new Map<FunctionName, Set<ApiName>>();
     /** What an API invokes for this function (its live alias on a stage with gradual deploys), noting that it does. */
     const functionNamed = (name: FunctionName, ...apiNames: ApiName[]): IFunction => {
-      const fn = functions.get(name);
-      if (!fn) throw new Error(`shared/deployed-functions.ts has no function ${name}`);
+      const fn = functionOf(functions, name);
       const served = servedApis.get(name) ?? new Set<ApiName>();
       for (const apiName of apiNames) served.add(apiName);
       servedApis.set(name, served);
@@ -82,8 +76,7 @@ export class PetStoreStack extends Stack {
     const authorizer = functionNamed('authorizer', 'pets', 'messages');
     const notFound = functionNamed('notFound', 'pets', 'messages');
 
-    // Developer portal hook: the portal's origin may call every API from the browser ("Try it", the
-    // account page), so CORS is always on, and with it the preflight route of every API.
+    // The portal calls every API from the browser, so CORS and the preflight routes are always on.
     const portalOrigins = [portal.origin];
     const publicApi = (name: PublicApiName, description: string) =>
       new PetStoreHttpApi(this, `${constructIdOf(name)}Api`, {
@@ -95,13 +88,12 @@ export class PetStoreStack extends Stack {
         notFound,
         extraCorsOrigins: portalOrigins,
       });
-    // The account API has no custom domain (the front door, when the stage has one, stands before it too): keep its execute-api URL on.
+    // The account API has no custom domain: keep its execute-api URL on.
     const { domains: _publicApisOnly, ...accountConfig } = config;
     const apis: Record<ApiName, PetStoreHttpApi> = {
       pets: publicApi('pets', 'Pet store API (v1)'),
       messages: publicApi('messages', 'Message submission (getting-started example)'),
-      // Its callers are signed-in users: API Gateway checks their access token (signature, issuer, the
-      // portal's app client, expiry) before any function runs. Only the portal calls it from a browser.
+      // API Gateway checks the signed-in user's access token before any function runs.
       account: new PetStoreHttpApi(this, 'AccountApi', {
         api: 'account',
         apiName: `${id}-account`,

@@ -24,11 +24,12 @@ export interface PetStoreStageCheckProps extends PetStoreFunctionDefaults {
 }
 
 /**
- * The smoke checks (scripts/smoke/stage-check.ts) as two functions, each with only its own rights and metrics: one every
- * few minutes through the public base URLs, since every other alarm needs traffic and stays green on a stage whose name
- * no longer resolves, whose certificate expired or that nobody calls; one as each deployment group's BeforeAllowTraffic
- * hook. Both call with the check's own key, which the operator puts into a secret (docs/runbooks.md).
+ * The smoke checks (scripts/smoke/stage-check.ts) as two functions: one every few minutes through the public URLs
+ * (every other alarm needs traffic), one as each deployment group's BeforeAllowTraffic hook. Both call with the
+ * check's own key, which the operator puts into a secret (docs/runbooks.md).
  */
+const TWO_OF_THREE = { evaluationPeriods: 3, datapointsToAlarm: 2 };
+
 export class PetStoreStageCheck extends Construct {
   readonly scheduled: PetStoreFunction;
   readonly preTraffic?: PetStoreFunction;
@@ -80,9 +81,8 @@ export class PetStoreStageCheck extends Construct {
       }),
       1,
       `No run of the stage check passed in 2 of the last 3 periods of ${check.every.toHumanString()}: the public URLs fail a smoke check, or nothing runs it.`,
-      ComparisonOperator.LESS_THAN_THRESHOLD,
       // Silence is a failure here: a run that never happens passes nothing.
-      { treatMissingData: TreatMissingData.BREACHING, evaluationPeriods: 3, datapointsToAlarm: 2 },
+      { comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD, treatMissingData: TreatMissingData.BREACHING, ...TWO_OF_THREE },
     );
     if (!versions) return;
 
@@ -99,10 +99,7 @@ export class PetStoreStageCheck extends Construct {
         [ENV.canaryTrafficMs]: String(traffic.toMilliseconds()),
       },
     );
-    const invoke = new PolicyStatement({
-      actions: ['lambda:InvokeFunction'],
-      resources: [...versions.values()].map((version) => version.functionArn),
-    });
-    this.preTraffic.role.addToPolicy(invoke);
+    const resources = [...versions.values()].map((version) => version.functionArn);
+    this.preTraffic.role.addToPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources }));
   }
 }

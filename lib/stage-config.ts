@@ -1,7 +1,6 @@
 /**
- * Everything that differs between stages, in one typed object per stage, built from the stage's committed
- * options (config/<stage>.json, read by shared/stage-options.ts) and a deploy's `-c` overrides: the
- * constructs read these fields and never branch on the stage name themselves.
+ * Everything that differs between stages, built from config/<stage>.json (shared/stage-options.ts) and a deploy's
+ * `-c` overrides: the constructs read these fields and never branch on the stage name.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { LambdaDeploymentConfig, type ILambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
@@ -16,26 +15,19 @@ import type { TableKey } from '#shared/tables';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
-export type { ApiThrottling, StageThrottling, ThrottleConfig } from '#shared/stage-throttling';
-
 /** Reads and writes per second a table (and its indexes) can take at once, raised ahead of a launch peak. */
-export interface WarmThroughput {
+interface WarmThroughput {
   readonly readUnitsPerSecond?: number;
   readonly writeUnitsPerSecond?: number;
 }
 
-export interface AlarmConfig {
-  /** Alarm when more than this share of an API's requests answer 5xx (percent). */
+/** Alarm thresholds (lib/petstore-alarms.ts): counts per period, but the 5xx share in percent. */
+interface AlarmConfig {
   readonly serverErrorRatePercent: number;
-  /** Alarm when the authorizer function fails at least this often (count). */
   readonly authorizerErrors: number;
-  /** Alarm when a table (or its indexes) throttles at least this many requests (count). */
   readonly tableThrottles: number;
-  /** Alarm when an API answers 401 at least this often in a period: a flood of anonymous or bad keys (count). */
   readonly unauthorizedRequests: number;
-  /** Alarm when an API answers 4xx (401 and 429 included) at least this often in a period (count). */
   readonly clientErrors: number;
-  /** Alarm when API Gateway throttles (429) at least this many of an API's requests in a period (count). */
   readonly throttledRequests: number;
   readonly period: Duration;
   readonly evaluationPeriods: number;
@@ -48,73 +40,47 @@ export interface RateLimit {
   readonly windowSeconds: RateWindowSeconds;
 }
 
-/** The web ACL on the user pool (lib/petstore-identity.ts): Cognito's public API is open to anyone who reads config.json. */
-export interface UserPoolProtection {
-  /** SignUp, ResendConfirmationCode and ForgotPassword: the calls that make Cognito send an email. */
-  readonly emailingCallsPerClientIp: RateLimit;
-  /** Every call to the pool's public API, sign-in and token refresh included. */
-  readonly callsPerClientIp: RateLimit;
-}
-
-/** Amazon SES sends the user pool's emails from a verified identity in the stage's region (`sesFromEmail`). */
-export interface SesSender {
+/** Amazon SES sends the user pool's emails from a verified address, or one of a verified domain, in the stage's region. */
+interface SesSender {
   readonly fromEmail: string;
-  /** When SES verified the domain rather than the address (`sesVerifiedDomain`). */
   readonly verifiedDomain?: string;
 }
 
 export interface StageConfig {
   readonly stage: StageName;
-  /** What happens to the tables when the stack (or a table) is deleted. */
+  /** The tables' removal policy. */
   readonly removalPolicy: RemovalPolicy;
   readonly deletionProtection: boolean;
-  /** CloudFormation refuses to delete the stack (and its edge stack) while it is on. */
   readonly terminationProtection: boolean;
   readonly logRetention: RetentionDays;
-  /** Log groups expire on their own; prod keeps them past the stack, for audits. */
   readonly logRemovalPolicy: RemovalPolicy;
   readonly logLevel: LogLevel;
   /** Lambda's own records: at WARN no START/REPORT lines per invocation (shared/function-settings.ts). */
   readonly systemLogLevel: SystemLogLevel;
-  /** Per API and per route (shared/stage-throttling.ts). */
   readonly throttling: StageThrottling;
-  /**
-   * Whether the writes get reserved concurrency sized from their throttle (shared/function-settings.ts). Off in
-   * dev: a new account's concurrency quota can be too small to reserve any and still keep the 100 Lambda requires
-   * unreserved (`npm run doctor` checks it).
-   */
+  /** Reserved concurrency for the writes, sized from their throttle (shared/function-settings.ts). */
   readonly reservedConcurrency: boolean;
-  /**
-   * X-Ray active tracing of every function. HTTP APIs cannot trace themselves (X-Ray
-   * traces only REST APIs), so a trace starts at the function; the runtime tracer adds the DynamoDB and Cognito calls.
-   */
+  /** X-Ray active tracing of every function (HTTP APIs cannot trace themselves). */
   readonly tracing: boolean;
-  /**
-   * How a new version of each function takes the live alias's traffic (lib/petstore-deployments.ts), rolling back
-   * when the stage's alarms fire; absent, a deploy switches every function at once and there is no alias.
-   */
+  /** How a new version takes the live alias's traffic (lib/petstore-deployments.ts); absent, no alias and no shift. */
   readonly trafficShift?: ILambdaDeploymentConfig;
   /** Pre-warmed tables; the pets values warm its status index too. */
   readonly warmThroughput: Readonly<Partial<Record<TableKey, WarmThroughput>>>;
   readonly alarms: AlarmConfig;
-  /** What the stage may cost in a month (USD) before AWS Budgets tells the alarm topic (lib/petstore-alarms.ts). */
+  /** USD a month before AWS Budgets tells the alarm topic. */
   readonly monthlyBudgetUsd: number;
-  /**
-   * The stage check (lib/petstore-stage-check.ts): how often it runs, whether its pre-traffic run creates (pets cannot
-   * be deleted), how long the hook calls a stage without traffic of its own through a canary. None without it.
-   */
+  /** The stage check (lib/petstore-stage-check.ts); `writes`: whether its pre-traffic run creates pets. */
   readonly stageCheck?: { readonly every: Duration; readonly writes: boolean; readonly canaryTraffic?: Duration };
   /** `-c hotfix=true`: this deploy shifts past firing rollback alarms (docs/runbooks.md); never committed. */
   readonly hotfix: boolean;
-  /** Subscribed to the alarm topic when set. */
   readonly alarmEmail?: string;
   /** CORS is configured only when origins are given. */
   readonly corsOrigins?: readonly string[];
-  /** Stable addresses (lib/edge-config.ts); execute-api URLs without. */
   readonly domains?: CustomDomains;
-  /** CloudFront + AWS WAF in front of both APIs; the APIs refuse requests that bypass it. */
+  /** CloudFront + AWS WAF in front of the APIs; the APIs refuse requests that bypass it. */
   readonly frontDoor?: FrontDoor;
-  readonly userPoolProtection: UserPoolProtection;
+  /** The user pool's web ACL (lib/petstore-identity.ts): the calls that make Cognito send an email, and all calls. */
+  readonly userPoolProtection: { readonly emailingCallsPerClientIp: RateLimit; readonly callsPerClientIp: RateLimit };
   /** Without it Cognito's own sender, whose daily quota suits no production. */
   readonly sesSender?: SesSender;
 }
@@ -131,11 +97,7 @@ const EMAILING_CALLS_PER_CLIENT_IP: RateLimit = { limit: 10, windowSeconds: 600 
 /** Every stage alarms on a single 5-minute window; only the thresholds differ. */
 const ONE_FIVE_MINUTE_WINDOW = { period: Duration.minutes(5), evaluationPeriods: 1, datapointsToAlarm: 1 };
 
-/**
- * 10 % of requests to the new version for 10 minutes, then all (`canaryDeploys`): the rollback alarms look at one
- * 5-minute period, so the canary must outlast a whole period with its traffic in it plus CloudWatch's delay, or a
- * bad version would take all the traffic before its alarm could fire.
- */
+/** 10 minutes: the canary must outlast one 5-minute alarm period with its traffic in it, plus CloudWatch's delay. */
 export const TRAFFIC_SHIFT = LambdaDeploymentConfig.CANARY_10PERCENT_10MINUTES;
 
 /** `alarmEmail: none`: no subscriber, on purpose. */
@@ -164,11 +126,7 @@ const warm = (readUnits: number | undefined, writeUnits: number | undefined): Wa
         ...(writeUnits !== undefined ? { writeUnitsPerSecond: writeUnits } : {}),
       };
 
-/**
- * createPet must stay below what the pets table takes at once, or DynamoDB, not the gateway, turns the excess
- * away: each create is one write to the table and one to its status index (whose write-sharded key spreads
- * them, shared/tables.ts).
- */
+/** createPet must stay below what the pets table takes at once, or DynamoDB, not the gateway, turns the excess away. */
 function checkCreatePetFitsTable(throttling: StageThrottling, warmThroughput: StageConfig['warmThroughput']): void {
   const createPet = throttling.pets.routes[CREATE_PET_ROUTE_KEY] ?? throttling.pets.defaultRoute;
   const tableWrites = warmThroughput.pets?.writeUnitsPerSecond ?? ON_DEMAND_WARM_FLOOR.writeUnitsPerSecond;
@@ -258,9 +216,8 @@ export function stageConfig(stage: StageName, overrides: StageOverrides = {}): S
 }
 
 /**
- * The stage a `cdk` command builds (`-c stage=…`, dev by default) from its committed options, every other `-c` key
- * an override of one of them, and a line that says which. The CDK's feature flags and the CLI's own keys hold a
- * colon; `ignored` names cdk.json's other keys.
+ * The stage a `cdk` command builds (`-c stage=…`), every other `-c` key an override, and a line that says which.
+ * CDK's feature flags and the CLI's keys hold a colon; `ignored` names cdk.json's other keys.
  */
 export function stageFromContext(
   context: Readonly<Record<string, unknown>>,

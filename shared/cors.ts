@@ -1,8 +1,4 @@
-/**
- * What browsers may do with the APIs when a stage turns CORS on (`-c corsOrigins=…`), as plain data:
- * the stack configures API Gateway with it and the local server answers preflights from it, so the
- * two cannot drift. No aws-cdk-lib import here on purpose.
- */
+/** What browsers may do with the APIs when CORS is on: the stack configures API Gateway with it, the local server too. */
 import type { StageName } from './stages';
 
 /** Request headers a browser may send: the key, the JSON body's type, and the retry key. */
@@ -24,10 +20,8 @@ export const CORS_MAX_AGE_SECONDS = 3600;
 const ORIGIN = /^(https?):\/\/([^/\s:]+)(:\d+)?$/;
 
 /**
- * The origins of `-c corsOrigins` (CLI form `a,b` or cdk.json form `["a","b"]`), checked for the stage:
- * every origin is `scheme://host[:port]`; `*` is refused everywhere (the APIs take credentials, so a
- * wildcard would let any site use a victim's key that a page holds); plain `http://` only for
- * `http://localhost…` and only in dev.
+ * The origins of `-c corsOrigins` (`a,b` or `["a","b"]`): `*` is refused (any site could use a key a page holds),
+ * plain `http://` allowed only for localhost in dev.
  */
 export function parseCorsOrigins(stage: StageName, value: unknown): string[] | undefined {
   if (value === undefined || value === '') return undefined;

@@ -5,18 +5,15 @@ export interface DeployedFunction {
   readonly name: FunctionName;
   /** Handler module relative to the project root. */
   readonly entry: string;
-  /** What it does, after its name in the function's description (what a reader of the console keys on). */
+  /** What it does, after its name in the function's description. */
   readonly summary: string;
   /** The route it serves; the authorizer and the `$default` function serve none of their own. */
   readonly route?: RouteDefinition;
-  /** Serves the account API: its callers are signed-in users (access tokens), not API keys. */
+  /** Serves the account API, whose callers send access tokens. */
   readonly account?: true;
 }
 
-/**
- * Every function of the service, read from the route table: the stack deploys exactly these
- * (lib/petstore-stack.ts), the local server loads exactly these (local/functions.ts).
- */
+/** Every function of the service: the stack deploys exactly these, the local server loads exactly these. */
 export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
   { name: 'authorizer', entry: AUTHORIZER_ENTRY, summary: 'resolves the caller from the Bearer API key' },
   ...ALL_ROUTES.map((route) => ({
@@ -28,7 +25,5 @@ export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
   })),
   { name: 'notFound', entry: NOT_FOUND_ENTRY, summary: 'answers 404 for unknown routes' },
   { name: 'accountNotFound', entry: ACCOUNT_NOT_FOUND_ENTRY, summary: 'answers 404 for unknown account API routes', account: true },
-  // CORS is always on in a deployed stage (the developer portal's origin calls every API), and with it
-  // the OPTIONS route each API needs so that `$default` does not swallow browser preflights.
   { name: 'preflight', entry: PREFLIGHT_ENTRY, summary: 'answers CORS preflights (OPTIONS) with 204' },
 ];

@@ -1,8 +1,6 @@
 /**
- * What a function runs with: its environment and the access it is granted, derived from the facts of
- * where it runs. The stack asks with its resources' tokens, the local server with its emulators'
- * values, the infrastructure tests with the template's: "what does function X run with" has one
- * answer. Plain data, no aws-cdk-lib import.
+ * What a function runs with (environment, access), from the facts of where it runs: the stack asks with its tokens,
+ * the local server with its emulators' values, so "what does function X run with" has one answer.
  */
 import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV, IDENTITY_ACCESS, USER_POOL_ID_ENV, type CognitoAction } from './accounts';
 import type { DeployedFunction } from './deployed-functions';
@@ -15,17 +13,16 @@ import { tableEnvironment, type TableKey } from './tables';
 /** Where the functions run: a stage (values are CloudFormation tokens) or the local server. */
 export interface RunFacts {
   readonly tableName: (key: TableKey) => string;
-  /** Powertools' level: the stage's, or the local server's. */
   readonly logLevel: string;
-  /** The user pool, and the issuer and app client of the access tokens the account API takes (none locally without Cognito). */
+  /** The user pool, and the issuer and app client of the account API's access tokens. */
   readonly identity?: { readonly userPoolId: string; readonly issuer: string; readonly audience: string };
-  /** Behind a front door (shared/origin-headers.ts): the secret CloudFront sends, which the authorizer checks. */
+  /** The secret CloudFront sends, which the authorizer checks (shared/origin-headers.ts). */
   readonly frontDoorSecret?: string;
-  /** The stage's throttles, when it reserves concurrency for its writes (none locally: nothing to share). */
+  /** The stage's throttles, when it reserves concurrency for its writes. */
   readonly reservedFor?: StageThrottling;
-  /** Lambda samples requests into X-Ray (the stage's `tracing`); off locally, where no X-Ray daemon listens. */
+  /** X-Ray active tracing; off locally, where no X-Ray daemon listens. */
   readonly tracing?: boolean;
-  /** The stage, the metrics' Stage dimension (shared/metrics.ts): stages sharing an account stay apart. Locally `local`. */
+  /** The metrics' Stage dimension (shared/metrics.ts). */
   readonly stage?: string;
 }
 
@@ -34,13 +31,10 @@ export const TRACE_ENABLED_ENV = 'POWERTOOLS_TRACE_ENABLED';
 
 export interface FunctionRecipe {
   readonly environment: Readonly<Record<string, string>>;
-  /** Its rows of shared/table-access.ts: the only tables it may use, and how. */
   readonly tables: readonly TableAccess[];
-  /** What it may do to the user pool (shared/accounts.ts). */
   readonly identityActions: readonly CognitoAction[];
-  /** Executions reserved for it, which are also its ceiling; the account's shared pool when absent. */
+  /** Also its ceiling; the account's shared pool when absent. */
   readonly reservedConcurrency?: number;
-  /** Lambda samples its invocations into X-Ray (active tracing). */
   readonly traced: boolean;
 }
 

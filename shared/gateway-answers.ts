@@ -1,8 +1,6 @@
 /**
- * Answers API Gateway (or Lambda behind it) gives by itself, with its own `{"message"}` body, no
- * Content-Type, no `Cache-Control` and none of the operation's headers. Plain data shared by the OpenAPI
- * document (which describes them) and the local server (which answers them the same way). No aws-cdk-lib
- * import here on purpose.
+ * Answers API Gateway (or Lambda behind it) gives by itself, with its own `{"message"}` body and none of the
+ * operation's headers: the OpenAPI document describes them, the local server answers them the same way.
  */
 
 /** API Gateway's quota on the request line and the header values together (HTTP API quotas). */
@@ -11,10 +9,7 @@ export const GATEWAY_MAX_REQUEST_HEAD_BYTES = 10_240;
 /** API Gateway HTTP APIs accept request bodies up to 10 MB. */
 export const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-/**
- * Lambda's limit on a synchronous invocation's request payload: the event JSON, so a binary body
- * counts base64-encoded and every escaped character counts as its escape.
- */
+/** Lambda's limit on a synchronous invocation's event JSON: a binary body counts base64-encoded, escapes as escapes. */
 export const LAMBDA_MAX_SYNC_PAYLOAD_BYTES = 6 * 1024 * 1024;
 
 export const GATEWAY_ANSWERS = {

@@ -1,39 +1,28 @@
 /**
- * The service's own CloudWatch metrics, as plain data: the functions emit them (embedded metric format,
- * lambda/runtime/metrics.ts), the stack's dashboard graphs them, the tests check that both agree. No aws-cdk-lib
- * import here on purpose.
- *
- * Dimensions are bounded sets (a stage, an operation, an outcome, an error code, a pet status), never a key or
- * account id, so the number of metrics, and with it the CloudWatch bill, stays flat however many keys and
- * accounts there are.
+ * The service's own CloudWatch metrics: the functions emit them (lambda/runtime/metrics.ts), the dashboard graphs
+ * them. Dimensions are bounded sets, never a key or account id, so the CloudWatch bill stays flat.
  */
 export const METRICS_NAMESPACE = 'PetStore';
 
-/** CloudWatch's unit names, the ones these metrics use. */
 export type MetricUnit = 'Count' | 'Milliseconds';
 
 export interface MetricDefinition {
   readonly name: string;
   readonly unit: MetricUnit;
-  /** The dimension names every data point of the metric carries. */
   readonly dimensions: readonly string[];
-  /** Further dimension sets the same data point is also published under (a breakdown of `dimensions`). */
+  /** Further dimension sets the same data point is also published under. */
   readonly breakdowns?: readonly (readonly string[])[];
 }
 
 /** The dimension naming the operation (shared/routes.ts operationId, or `authorizer`). */
 export const OPERATION_DIMENSION = 'Operation';
-/** POWERTOOLS_SERVICE_NAME (shared/function-settings.ts). */
 export const SERVICE_DIMENSION = 'Service';
-/** The stage the function belongs to (STAGE_ENV in shared/function-settings.ts; `local` when unset). */
 export const STAGE_DIMENSION = 'Stage';
-/** A request's outcome: one of OUTCOMES. */
 export const OUTCOME_DIMENSION = 'Outcome';
 /** A failed request's error `code` (the Error body's), or the authorizer's reason for an anonymous caller. */
 export const CODE_DIMENSION = 'Code';
 /** The function version that answered: a canary's rollback alarms count its outcomes apart (lib/petstore-alarms.ts). */
 export const VERSION_DIMENSION = 'Version';
-/** A created pet's status. */
 export const STATUS_DIMENSION = 'status';
 
 /** `success` below 400; `client_error` 4xx (the authorizer: an anonymous caller); `server_error` 5xx (the authorizer: lookup failed). */
@@ -59,10 +48,7 @@ export const OPERATION_METRICS = {
   ColdStarts: { name: 'ColdStarts', unit: 'Count', dimensions: PER_OPERATION },
 } as const satisfies Record<string, MetricDefinition>;
 
-/**
- * What the service did for its users. No sign-ups: the portal signs users up with Cognito directly, and no
- * function of ours sees it (Cognito's own SignUpSuccesses metric counts them).
- */
+/** What the service did for its users; sign-ups are Cognito's own SignUpSuccesses (no function of ours sees them). */
 export const BUSINESS_METRICS = {
   PetsCreated: { name: 'PetsCreated', unit: 'Count', dimensions: [...PER_STAGE, STATUS_DIMENSION] },
   MessagesQueued: { name: 'MessagesQueued', unit: 'Count', dimensions: PER_STAGE },

@@ -1,8 +1,6 @@
 /**
- * What the portal site is made of, as plain data: its own static files (portal/) plus files taken from
- * elsewhere in the project, and the security policy its pages get. The stack uploads exactly these to
- * the portal bucket (lib/petstore-portal.ts) and `npm start` serves exactly these under /portal
- * (local/portal-server.ts). No aws-cdk-lib import here on purpose.
+ * The portal site's files from elsewhere in the project and its pages' security policy: the stack uploads them
+ * (lib/petstore-portal.ts), `npm start` serves them (local/portal-server.ts).
  */
 
 /** Bucket key (and path under /portal) → file relative to the project root. No CDN: nothing is loaded from the internet. */
@@ -24,11 +22,7 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   svg: 'image/svg+xml',
 };
 
-/**
- * The portal's Content-Security-Policy: scripts, styles and images from the site itself only; calls to
- * the site, Cognito and the APIs (`connectSources`). Swagger UI sets inline styles, hence
- * 'unsafe-inline' for styles (never for scripts).
- */
+/** Everything from the site itself but calls to Cognito and the APIs; Swagger UI sets inline styles (never scripts). */
 export const portalSecurityPolicy = (connectSources: readonly string[]): string =>
   [
     "default-src 'self'",

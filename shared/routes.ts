@@ -1,7 +1,4 @@
-/**
- * The route table as plain data, shared by the CDK stack (API Gateway routes + one function each) and
- * the local server (request matching + handler loading). No aws-cdk-lib import here on purpose.
- */
+/** The route table as plain data, shared by the CDK stack (routes, one function each) and the local server. */
 /** The spec's APIs, called with API keys: the ones custom domains and the front door put an entrance before. */
 export type PublicApiName = 'pets' | 'messages';
 export type ApiName = PublicApiName | 'account';
@@ -37,34 +34,15 @@ export const ROUTES: readonly RouteDefinition<PublicOperationId>[] = [
 /** The account API serves its routes under `/account`; its base URL is the API's own address. */
 export const ACCOUNT_BASE_PATH = '/account';
 
-/**
- * The account API (developer portal, docs/portal.md): its own HTTP API, because its callers sign in
- * with Cognito and send an access token, checked by API Gateway's JWT authorizer, not an API key.
- */
-export const ACCOUNT_ROUTES: readonly RouteDefinition<AccountOperationId>[] = [
-  {
-    operationId: 'listAccountKeys',
-    api: 'account',
-    method: 'GET',
-    path: `${ACCOUNT_BASE_PATH}/keys`,
-    entry: 'lambda/handlers/list-account-keys.ts',
-  },
-  {
-    operationId: 'createAccountKey',
-    api: 'account',
-    method: 'POST',
-    path: `${ACCOUNT_BASE_PATH}/keys`,
-    entry: 'lambda/handlers/create-account-key.ts',
-  },
-  {
-    operationId: 'revokeAccountKey',
-    api: 'account',
-    method: 'DELETE',
-    path: `${ACCOUNT_BASE_PATH}/keys/{keyId}`,
-    entry: 'lambda/handlers/revoke-account-key.ts',
-  },
-  { operationId: 'deleteAccount', api: 'account', method: 'DELETE', path: ACCOUNT_BASE_PATH, entry: 'lambda/handlers/delete-account.ts' },
-];
+/** The account API (docs/portal.md): its own HTTP API, whose callers send a Cognito access token, not an API key. */
+export const ACCOUNT_ROUTES: readonly RouteDefinition<AccountOperationId>[] = (
+  [
+    ['listAccountKeys', 'GET', '/keys', 'lambda/handlers/list-account-keys.ts'],
+    ['createAccountKey', 'POST', '/keys', 'lambda/handlers/create-account-key.ts'],
+    ['revokeAccountKey', 'DELETE', '/keys/{keyId}', 'lambda/handlers/revoke-account-key.ts'],
+    ['deleteAccount', 'DELETE', '', 'lambda/handlers/delete-account.ts'],
+  ] as const
+).map(([operationId, method, path, entry]) => ({ operationId, api: 'account', method, path: `${ACCOUNT_BASE_PATH}${path}`, entry }));
 
 /** Every route of every API: what the stack deploys and the local server matches. */
 export const ALL_ROUTES: readonly RouteDefinition[] = [...ROUTES, ...ACCOUNT_ROUTES];
@@ -75,10 +53,7 @@ export const AUTHORIZER_ENTRY = 'lambda/handlers/authorizer.ts';
 export const NOT_FOUND_ENTRY = 'lambda/handlers/not-found.ts';
 /** The account API's `$default` route: the same 404, for callers with a valid access token. */
 export const ACCOUNT_NOT_FOUND_ENTRY = 'lambda/handlers/account-not-found.ts';
-/**
- * With CORS on, browser preflights (`OPTIONS`, never with `Authorization`) take this route, which has no
- * authorizer; `$default` would otherwise catch them. API Gateway's `{proxy+}` matches every path but `/`.
- */
+/** Browser preflights (`OPTIONS`, never with `Authorization`) take this route without authorizer, not `$default`. */
 export const PREFLIGHT_ROUTE = { method: 'OPTIONS', path: '/{proxy+}' } as const;
 /** Serves PREFLIGHT_ROUTE: 204, to which API Gateway adds the configured CORS headers. */
 export const PREFLIGHT_ENTRY = 'lambda/handlers/preflight.ts';

@@ -1,12 +1,7 @@
 /**
- * Each stage's API Gateway throttles, as plain data built from its options: lib/stage-config.ts deploys them
- * (the stage's default route settings and its route settings) and the local server emulates them
- * (local/throttle.ts). No aws-cdk-lib import here on purpose.
- *
- * An HTTP API throttles route by route: the stage's default route settings give every route a token bucket
- * of its own, and a route settings entry replaces that bucket for the route it names ("Throttling requests to
- * your HTTP API", route-level throttling). All of them draw on the account's 10,000 requests/s per Region.
- * The numbers (config/<stage>.json) are sized in docs/capacity.md.
+ * Each stage's API Gateway throttles, built from its options: lib/stage-config.ts deploys them, local/throttle.ts
+ * emulates them. An HTTP API gives every route a token bucket of its own from the default route settings, which a
+ * route settings entry replaces for the route it names. Sized in docs/capacity.md.
  */
 import { PREFLIGHT_ROUTE, ROUTES, type ApiName, type OperationId } from './routes';
 import type { StageOptions } from './stage-options';
@@ -14,14 +9,13 @@ import type { StageOptions } from './stage-options';
 export interface ThrottleConfig {
   /** Steady-state requests per second. */
   readonly rateLimit: number;
-  /** Requests accepted at once above the steady rate (the bucket's size). */
+  /** The bucket's size. */
   readonly burstLimit: number;
 }
 
 export interface ApiThrottling {
-  /** The bucket every route of the API gets unless `routes` names it. */
   readonly defaultRoute: ThrottleConfig;
-  /** Route key (`POST /v1/pets`, `$default`) → its own bucket instead. */
+  /** Route key (`POST /v1/pets`, `$default`) → its own bucket instead of the default. */
   readonly routes: Readonly<Record<string, ThrottleConfig>>;
 }
 
@@ -43,11 +37,7 @@ export const SUBMIT_MESSAGE_ROUTE_KEY = keyOf('submitMessage');
 /** The bucket API Gateway gives one route of an API. */
 export const routeThrottle = (api: ApiThrottling, routeKey: string): ThrottleConfig => api.routes[routeKey] ?? api.defaultRoute;
 
-/**
- * A stage's buckets from its options (config/<stage>.json): each API's default route; createPet's own when
- * the stage gives it one; and, when the stage gives them one, small buckets of their own for unknown paths
- * (404 from our function) and CORS preflights, since a flood of either still runs a function.
- */
+/** Each API's default bucket, and where the stage gives them, createPet's and the side routes' (404, preflight: both run a function). */
 export function throttlingOf(options: StageOptions): StageThrottling {
   const bucket = (rate: number | undefined, burst: number | undefined, base: ThrottleConfig): ThrottleConfig | undefined =>
     rate === undefined && burst === undefined ? undefined : { rateLimit: rate ?? base.rateLimit, burstLimit: burst ?? base.burstLimit };

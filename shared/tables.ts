@@ -1,7 +1,6 @@
 /**
- * DynamoDB table definitions as plain data: the CDK stack and the local bootstrap both build their
- * tables from this module, so a key or index can never differ between the cloud and a laptop.
- * No aws-cdk-lib import here on purpose (the local server and Lambda code import it too).
+ * DynamoDB table definitions as plain data: the CDK stack and the local bootstrap both build their tables from
+ * this module, so a key or index can never differ between the cloud and a laptop.
  */
 export type AttributeType = 'S' | 'N';
 
@@ -30,15 +29,11 @@ export interface TableDefinition {
 }
 
 /**
- * The pets of one status, in id order, written across PETS_STATUS_SHARDS partition keys (`available#7`): one
- * key per status would take every create of that status on one index partition, whose 1,000 writes/s are a wall
- * no split can lift, since ids only grow (docs/capacity.md). A filtered page queries every shard and merges.
+ * The pets of one status, in id order, written across PETS_STATUS_SHARDS partition keys (`available#7`): one key
+ * per status would put every create of it on one index partition, capped at 1,000 writes/s (docs/capacity.md).
  */
 export const PETS_STATUS_INDEX = 'status-shard-id-index';
-/**
- * 12: at 10,000 creates/s, 80 % of them `available`, the hottest shard takes about 720 writes/s (`npm run bench`,
- * partition heat); 8 would take about 1,085, over the limit. A filtered page costs 12 small Queries (6 read units).
- */
+/** At 10,000 creates/s, 80 % `available`, the hottest of 12 shards takes about 720 writes/s (`npm run bench`); of 8, 1,085. */
 export const PETS_STATUS_SHARDS = 12;
 export const PETS_STATUS_SHARD_ATTRIBUTE = 'statusShard';
 /** The index key of one shard of a status: `available#7`. */
@@ -48,16 +43,18 @@ export const statusShardOf = (status: string, id: number): string => statusShard
 /** Every shard key of a status, in shard order: what a filtered listing queries. */
 export const statusShardKeys = (status: string): string[] =>
   Array.from({ length: PETS_STATUS_SHARDS }, (_, shard) => statusShardKey(status, shard));
-/**
- * An account's keys by how long they stay listed (active keys last of all): the account API reads only
- * what it shows (lambda/data/repositories/api-key-repository.ts), never a Scan, never the whole history.
- */
+/** An account's keys by how long they stay listed (active keys last): the account API reads only what it shows. */
 export const API_KEYS_ACCOUNT_INDEX = 'account-listed-index';
 
+/** `api-keys` → API_KEYS_TABLE_NAME, the variable through which functions learn the physical name. */
+const table = <const T extends Omit<TableDefinition, 'envVar'>>(definition: T) => ({
+  ...definition,
+  envVar: `${definition.baseName.toUpperCase().replaceAll('-', '_')}_TABLE_NAME`,
+});
+
 export const TABLES = {
-  pets: {
+  pets: table({
     baseName: 'pets',
-    envVar: 'PETS_TABLE_NAME',
     partitionKey: { name: 'id', type: 'N' },
     globalSecondaryIndexes: [
       {
@@ -66,15 +63,10 @@ export const TABLES = {
         sortKey: { name: 'id', type: 'N' },
       },
     ],
-  },
-  messages: {
-    baseName: 'messages',
-    envVar: 'MESSAGES_TABLE_NAME',
-    partitionKey: { name: 'id', type: 'S' },
-  },
-  apiKeys: {
+  }),
+  messages: table({ baseName: 'messages', partitionKey: { name: 'id', type: 'S' } }),
+  apiKeys: table({
     baseName: 'api-keys',
-    envVar: 'API_KEYS_TABLE_NAME',
     partitionKey: { name: 'keyHash', type: 'S' },
     globalSecondaryIndexes: [
       {
@@ -85,32 +77,17 @@ export const TABLES = {
     ],
     /** Set when a key is revoked: DynamoDB deletes it REVOKED_KEYS_LISTED_FOR_DAYS later (within a few days of that). */
     timeToLiveAttribute: 'expiresAt',
-  },
-  /**
-   * One item per account holding its active keys (lambda/data/repositories/account-keys.ts): the cap
-   * on active keys is a conditional update of this item, so concurrent creates cannot exceed it.
-   */
-  accounts: {
-    baseName: 'accounts',
-    envVar: 'ACCOUNTS_TABLE_NAME',
-    partitionKey: { name: 'accountId', type: 'S' },
-  },
+  }),
+  /** One item per account: the cap on its active keys is a conditional update of it (lambda/data/repositories/account-keys.ts). */
+  accounts: table({ baseName: 'accounts', partitionKey: { name: 'accountId', type: 'S' } }),
   /** One record per `Idempotency-Key` claim (lambda/data/repositories/write-once.ts); TTL removes it after the window. */
-  idempotency: {
-    baseName: 'idempotency',
-    envVar: 'IDEMPOTENCY_TABLE_NAME',
-    partitionKey: { name: 'id', type: 'S' },
-    timeToLiveAttribute: 'expiration',
-  },
-} as const satisfies Record<string, TableDefinition>;
+  idempotency: table({ baseName: 'idempotency', partitionKey: { name: 'id', type: 'S' }, timeToLiveAttribute: 'expiration' }),
+} satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof TABLES;
 
 export const TABLE_KEYS = Object.keys(TABLES) as readonly TableKey[];
 
-/**
- * The variables through which a function learns the physical names of these tables: the one mapping
- * the stack (per function), the local server (all tables) and the benchmarks use.
- */
+/** The variables through which a function learns these tables' physical names (stack, local server, benchmarks). */
 export const tableEnvironment = (keys: readonly TableKey[], physicalName: (key: TableKey) => string): Record<string, string> =>
   Object.fromEntries(keys.map((key) => [TABLES[key].envVar, physicalName(key)]));

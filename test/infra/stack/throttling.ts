@@ -20,32 +20,27 @@ interface Limits {
 /** The buckets config/<stage>.json gives a stage, as the local server reads them. */
 const COMMITTED = (stage: StageName) => throttlingOf(readStageOptions(stage).options);
 
+type Pair = [number, number];
+
+/** staging and prod: createPet throttled apart, and small buckets for unknown paths and preflights (`side`). */
+const guarded = (pets: Pair, createPet: Pair, messages: Pair, account: Pair, side: Pair) => ({
+  pets: { defaultRoute: pets, routes: { 'POST /v1/pets': createPet, $default: side, 'OPTIONS /{proxy+}': side } },
+  messages: { defaultRoute: messages, routes: { $default: side, 'OPTIONS /{proxy+}': side } },
+  account: { defaultRoute: account, routes: {} },
+});
+
 /** What each stage promises, written out here rather than read from config/<stage>.json. */
-const EXPECTED: Record<StageName, Record<ApiName, { defaultRoute: [number, number]; routes: Record<string, [number, number]> }>> = {
+const EXPECTED: Record<StageName, Record<ApiName, { defaultRoute: Pair; routes: Record<string, Pair> }>> = {
   dev: {
     pets: { defaultRoute: [20, 40], routes: {} },
     messages: { defaultRoute: [20, 40], routes: {} },
     account: { defaultRoute: [20, 40], routes: {} },
   },
-  staging: {
-    pets: {
-      defaultRoute: [100, 200],
-      routes: { 'POST /v1/pets': [50, 50], $default: [10, 20], 'OPTIONS /{proxy+}': [10, 20] },
-    },
-    messages: { defaultRoute: [50, 100], routes: { $default: [10, 20], 'OPTIONS /{proxy+}': [10, 20] } },
-    account: { defaultRoute: [50, 100], routes: {} },
-  },
-  prod: {
-    pets: {
-      defaultRoute: [1_500, 3_000],
-      routes: { 'POST /v1/pets': [1_000, 1_000], $default: [100, 200], 'OPTIONS /{proxy+}': [100, 200] },
-    },
-    messages: { defaultRoute: [500, 1_000], routes: { $default: [100, 200], 'OPTIONS /{proxy+}': [100, 200] } },
-    account: { defaultRoute: [200, 400], routes: {} },
-  },
+  staging: guarded([100, 200], [50, 50], [50, 100], [50, 100], [10, 20]),
+  prod: guarded([1_500, 3_000], [1_000, 1_000], [500, 1_000], [200, 400], [100, 200]),
 };
 
-const limits = ([rate, burst]: [number, number]): Limits => ({ ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst });
+const limits = ([rate, burst]: Pair): Limits => ({ ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst });
 
 /** The $default stage of one API: its default route settings and route settings. */
 function stageOf(template: Template, stage: StageName, api: ApiName) {
