@@ -16,16 +16,8 @@ export interface InputSchemas {
   readonly body: z.core.$ZodType;
 }
 
-/**
- * Who may call an operation: `apiKey` (the default) — a caller the Lambda authorizer resolved from an
- * API key; `account` — a signed-in user whose access token API Gateway's JWT authorizer accepted.
- */
-export type CallerKind = 'apiKey' | 'account';
-
 export interface OperationSpec<S extends InputSchemas = InputSchemas> {
   readonly operationId: OperationId | 'notFound' | 'accountNotFound';
-  /** Absent means `apiKey`: no spec can leave its callers unchecked. */
-  readonly caller?: CallerKind;
   readonly input: S;
   /** Headers on every answer of the operation, errors included (e.g. `Deprecation` on getPet). */
   readonly headers?: Readonly<Record<string, string>>;

@@ -1,3 +1,4 @@
+import { accountOf } from '#auth/require-account';
 import { httpHandler } from '#http/http-handler';
 import { noContentResponse } from '#http/responses';
 import { DELETE_ACCOUNT } from '#contract/operations/delete-account';
@@ -13,7 +14,7 @@ const directory = accountDirectory();
  * first, so a failure part-way leaves a user who can sign in and retry, never working keys without an
  * account. Repeating it after a failure is safe (both steps are idempotent).
  */
-export const handler = httpHandler(DELETE_ACCOUNT, async ({ caller }) => {
+export const handler = httpHandler(DELETE_ACCOUNT, accountOf, async ({ caller }) => {
   count('KeysRevoked', {}, await keys.close(caller.accountId, new Date()));
   await directory.deleteUser(caller.username);
   return noContentResponse();
