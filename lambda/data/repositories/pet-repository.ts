@@ -6,7 +6,7 @@ import type { Pet } from '#contract/schemas/pet-response';
 import { DEFAULT_PET_STATUS, type PetStatus } from '#contract/schemas/pet-status';
 import { withWriteToken } from './conditional-put';
 import { readPages } from './read-pages';
-import { createItem, type CreateOptions, type CreateTarget, type IdempotencyClaim, type Written } from './write-once';
+import { creator, type CreateOptions, type IdempotencyClaim, type Written } from './write-once';
 
 /** The position after the last pet of a page (http/page-cursor.ts gives it its wire form). */
 export interface PageCursor {
@@ -38,18 +38,14 @@ const toPet = (item: Record<string, unknown>): Pet => {
 
 /** The store of pets, as the handlers see it: domain data in, domain data out. */
 export class DynamoPetRepository {
-  readonly #nextId: () => number;
-  readonly #now: () => Date;
-  readonly #target: CreateTarget;
+  readonly #create: ReturnType<typeof creator<number>>;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    { nextId = newPetId, idempotencyTable, now = () => new Date() }: CreateOptions<number> = {},
+    options: CreateOptions<number> = {},
   ) {
-    this.#nextId = nextId;
-    this.#now = now;
-    this.#target = { db, tableName, keyName: 'id', recordsTable: idempotencyTable };
+    this.#create = creator(db, tableName, newPetId, options, { maxAttempts: MAX_CREATE_ATTEMPTS, keyDescription: 'pet id' });
   }
 
   /**
@@ -57,15 +53,12 @@ export class DynamoPetRepository {
    * pet the first request stored, marked as replayed, whatever became of that request.
    */
   async create(newPet: NewPet, claim?: IdempotencyClaim): Promise<Written<Pet>> {
-    const prepare = () => {
-      const id = this.#nextId();
-      const status = newPet.status ?? DEFAULT_PET_STATUS;
-      const { name, categoryId } = newPet;
-      const shard = statusShardOf(status, id);
-      return withWriteToken({ id, name, categoryId, status, createdAt: this.#now().toISOString(), [PETS_STATUS_SHARD_ATTRIBUTE]: shard });
-    };
-    const limits = { maxAttempts: MAX_CREATE_ATTEMPTS, keyDescription: 'pet id' };
-    const { value, replayed } = await createItem(this.#target, prepare, claim, limits);
+    const { name, categoryId, status = DEFAULT_PET_STATUS } = newPet;
+    const { value, replayed } = await this.#create(
+      (id, createdAt) =>
+        withWriteToken({ id, name, categoryId, status, createdAt, [PETS_STATUS_SHARD_ATTRIBUTE]: statusShardOf(status, id) }),
+      claim,
+    );
     return { value: toPet(value), replayed };
   }
 

@@ -30,7 +30,7 @@ export interface CreateOptions<Id> {
 }
 
 /** Where creates write: the items' table and key attribute, and the claims' table when a create may carry a claim. */
-export interface CreateTarget {
+interface CreateTarget {
   readonly db: DynamoDBDocumentClient;
   readonly tableName: string;
   readonly keyName: string;
@@ -46,15 +46,35 @@ const isClaimRecord = (item: Record<string, unknown> | undefined): item is Claim
 
 const MAX_ATTEMPTS = 5;
 
+/** How many fresh keys a create tries, and what they are called in the error when none was free. */
+interface CreateLimits {
+  readonly maxAttempts: number;
+  readonly keyDescription: string;
+}
+
 /**
- * Stores a new item under a fresh key and returns it: the one create path of every repository. Without a claim,
- * a key taken by another item makes `prepare` draw a fresh one, up to `maxAttempts` times: nothing is overwritten.
+ * The one create path of every repository, keyed on `id`: `prepare` gets a fresh id and time and makes the item.
+ * Without a claim, a key taken by another item makes `prepare` draw a fresh one, up to `maxAttempts` times:
+ * nothing is ever overwritten. With a claim (`Idempotency-Key`), through writeOnce, once per claim.
  */
-export async function createItem(
+export function creator<Id>(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  newId: () => Id,
+  options: CreateOptions<Id>,
+  limits: CreateLimits,
+) {
+  const { nextId = newId, idempotencyTable, now = () => new Date() } = options;
+  const target = { db, tableName, keyName: 'id', recordsTable: idempotencyTable };
+  return (prepare: (id: Id, createdAt: string) => PreparedItem, claim?: IdempotencyClaim) =>
+    createItem(target, () => prepare(nextId(), now().toISOString()), claim, limits);
+}
+
+async function createItem(
   target: CreateTarget,
   prepare: () => PreparedItem,
   claim: IdempotencyClaim | undefined,
-  limits: { readonly maxAttempts: number; readonly keyDescription: string },
+  limits: CreateLimits,
 ): Promise<Written<PreparedItem>> {
   if (claim) {
     const { recordsTable } = target;
