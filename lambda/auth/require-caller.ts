@@ -11,10 +11,7 @@ const UNAUTHORIZED_MESSAGES: Record<Exclude<AnonymousReason, 'unavailable'>, str
   not_via_front_door: "this address does not serve the API: call it at the stage's base URL",
 };
 
-/**
- * The authorizer's context (lambda/contract/caller.ts) as it may arrive: absent when no authorizer ran,
- * values stringified by a gateway that serialises them. Read as data to check, not as a promise kept.
- */
+/** The authorizer's context as it may arrive: absent, or with values stringified by the gateway. */
 interface ArrivingContext {
   readonly authenticated?: unknown;
   readonly accountId?: unknown;
