@@ -9,10 +9,7 @@ import { count } from '#runtime/metrics';
 
 const keys = accountKeys();
 
-/**
- * DELETE /account/keys/{keyId} — the revoked key (revoking again answers the same, with the first
- * time); 404 for an id that is not one of the caller's keys, whether unknown or another account's.
- */
+/** DELETE /account/keys/{keyId} — the revoked key (again: the same, first time kept); 404 unless the caller's. */
 export const handler = httpHandler(REVOKE_ACCOUNT_KEY, accountOf, async ({ caller, path }) => {
   const now = new Date();
   const revoked = await keys.revoke(caller.accountId, path.keyId, now);

@@ -59,13 +59,11 @@ export function httpHandler<const Spec extends OperationSpec, C extends { readon
       const idempotency = spec.idempotent ? claimOf(event, spec.operationId, caller, input.body) : undefined;
       return operation({ ...input, caller, event, idempotency });
     });
-  // Outside Middy, so that the request scope (ids in every line) spans all of it, error mapping included.
-  // Middy types its event as the normalisers' output; the gateway sends a payload 2.0 event.
+  // Outside Middy, so the request scope spans all of it; Middy types its event as the normalisers' output.
   const invoke = handler as unknown as (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse>;
   return observed(spec.operationId, invoke, (response, event) => {
-    // No response: mapErrors itself failed, and Lambda answers the gateway's 500.
+    // No response: mapErrors itself failed. The error's code is read from the answer itself, never from side state.
     const status = response?.statusCode ?? 500;
-    // The error's code, from the answer itself (mapErrors wrote it into the Error body).
     const code = status >= 400 ? (/"code":"([^"]+)"/.exec(response?.body ?? '')?.[1] ?? 'internal_error') : undefined;
     // `statusCode`, not `status`: the line is also the metrics document, where `status` is PetsCreated's dimension.
     return { outcome: outcomeOf(status), code, fields: { path: event.rawPath, statusCode: status } };

@@ -30,7 +30,7 @@ export function logger(): Promise<LogSink> {
   return Promise.resolve(sinkOf());
 }
 
-/** The source frame `file:line` an error was thrown at, as Powertools Logger reports it. */
+/** `file:line` an error was thrown at, as Powertools Logger reports it. */
 const locationOf = (stack: string): string =>
   /\(?([^\s()]+?):(\d+):\d+\)?\s*$/m
     .exec(stack.split('\n')[1] ?? '')

@@ -5,11 +5,10 @@ import { metricsPublished, requestMetrics } from './metrics';
 import { inScope, type RequestScope } from './request-scope';
 import { invocationTrace, startSubsegment } from './tracing';
 
-/** What a finished invocation says about itself, for its line (log and metrics at once) and its trace. */
+/** What a finished invocation says about itself, for its line and its trace. */
 export interface Verdict {
   readonly outcome: Outcome;
   readonly code?: string | undefined;
-  /** Further fields for the request's line (path, status …). */
   readonly fields?: Readonly<Record<string, unknown>>;
 }
 

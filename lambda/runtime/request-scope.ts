@@ -13,9 +13,8 @@ export interface TraceContext {
 export interface RequestScope {
   /** shared/routes.ts operationId, or `authorizer`. */
   readonly operation: string;
-  /** Lambda's id of this invocation (`function_request_id` in the lines, the REPORT line's RequestId). */
   readonly awsRequestId: string;
-  /** API Gateway's id of the request: the `apigw-requestid` header the client sees. */
+  /** The `apigw-requestid` header the client sees. */
   readonly apigwRequestId: string | undefined;
   readonly coldStart: boolean;
   readonly startedAt: number;

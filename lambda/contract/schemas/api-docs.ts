@@ -2,14 +2,14 @@
 import * as z from 'zod/mini';
 
 export interface ApiDocs {
-  /** Makes the schema a named component: `#/components/schemas/<id>`. */
+  /** `#/components/schemas/<id>` */
   id?: string;
   description?: string;
   /** Type-checked against what the schema produces. */
   examples?: z.core.$output[];
   /** What the service fills in when the field is omitted. */
   default?: z.core.$output;
-  /** JSON Schema has no integer width; OpenAPI's `format` (e.g. `int64`) says it. */
+  /** OpenAPI's `format` (e.g. `int64`). */
   format?: string;
   /** The wire form, when not the zod input: `limit` arrives as text the schema parses, but clients send an integer. */
   wire?: z.core.JSONSchema.BaseSchema;

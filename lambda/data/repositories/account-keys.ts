@@ -102,10 +102,7 @@ export class DynamoAccountKeys {
     return revoked + (await revokeEach(slotsOf(Attributes)));
   }
 
-  /**
-   * Takes a slot and counts a create, unless the account is at a cap or closed; taking the same slot again
-   * (an SDK retry) passes the active cap. The day's count starts over with the first create of a UTC day.
-   */
+  /** Takes a slot and counts a create unless at a cap or closed (an SDK retry's same slot passes); per UTC day. */
   private async claim(accountId: string, slot: string, now: Date): Promise<'claimed' | CreateRefusal> {
     const today = utcDay(now);
     const underCap = '(attribute_not_exists(activeKeys) OR size(activeKeys) < :max OR contains(activeKeys, :slot))';
@@ -153,10 +150,7 @@ export class DynamoAccountKeys {
     });
   }
 
-  /**
-   * After a refused claim: why, read consistently. At the active cap, slots older than SLOT_REPAIR_AFTER_MS
-   * whose key is missing or revoked are freed first; undefined when the claim may be tried again.
-   */
+  /** Why a claim was refused, read consistently; at the cap, stale slots are freed first (undefined: try again). */
   private async refusal(accountId: string, now: Date): Promise<CreateRefusal | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.accountsTable, Key: { accountId }, ConsistentRead: true }));
     const account = Item as AccountItem | undefined;
