@@ -1,15 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 /**
- * API keys: 256 random bits behind a recognisable prefix (so leaked keys are easy to spot by secret
- * scanners), then a checksum over the random part, as large providers' tokens carry. The authorizer
- * checks the checksum in memory, so a random or mistyped key is refused without a table read; only
- * the SHA-256 hash of a key is stored. A fast hash is right here: the input is random and long, so
- * there is nothing to brute-force, and the authorizer must stay quick.
- *
- * The checksum is public (anyone who reads this code can compute it): it keeps random noise and
- * typos away from DynamoDB, not a determined attacker. Keys it passes are looked up once and their
- * answer cached (lambda/auth/key-resolver.ts), and a stage's front door rate-limits per client.
+ * API keys: 256 random bits behind a prefix secret scanners spot, then a public checksum that keeps typos and noise
+ * (not attackers) away from the table. Only the SHA-256 hash is stored: a fast hash suffices for a long random input.
  */
 export const API_KEY_PREFIX = 'pst_';
 const API_KEY_BYTES = 32;
@@ -42,7 +35,7 @@ export function isWellFormedApiKey(key: string): boolean {
   return key.slice(API_KEY_PREFIX.length + RANDOM_LENGTH) === checksumOf(random);
 }
 
-export function generateKeyId(): string {
+function generateKeyId(): string {
   return `key_${randomBytes(8).toString('hex')}`;
 }
 

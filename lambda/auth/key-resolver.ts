@@ -14,10 +14,8 @@ export interface KeyResolverOptions {
 }
 
 /**
- * Who a presented API key belongs to, at most one table read per key and TTL. Keys the table knows and
- * keys it does not are cached apart, each bounded, least recently used out first: a flood of made-up
- * keys churns only its own cache and can never evict a real caller's entry, nor shorten or lengthen its
- * revocation window. A key that fails the in-memory checksum is refused before any cache or read.
+ * Who a presented API key belongs to, at most one table read per key and TTL. Known and unknown keys are cached
+ * apart, so a flood of made-up keys can never evict a real caller's entry.
  */
 export class KeyResolver {
   readonly #known: TtlCache<AuthorizerContext>;

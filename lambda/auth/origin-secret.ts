@@ -4,10 +4,8 @@ import { FRONT_DOOR_SECRET_ENV, FRONT_DOOR_SECRET_HEADER } from '#shared/origin-
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
 /**
- * Whether a request came through the stage's front door (`-c frontDoor=true`): CloudFront adds the
- * origin secret as a header, a request sent to the execute-api endpoint directly lacks it. Always
- * true when the stage has no front door (no secret in the environment). Compared in constant time, as
- * digests so that unequal lengths say nothing either. The secret is never logged.
+ * Whether a request came through the stage's front door (CloudFront adds the origin secret); true without one.
+ * Compared as digests in constant time, so not even the length leaks.
  */
 export function cameThroughFrontDoor(
   headers: Readonly<Record<string, string | undefined>> | undefined,

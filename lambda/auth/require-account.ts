@@ -1,4 +1,3 @@
-import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV } from '#shared/accounts';
 import { unauthorized } from '#contract/errors';
@@ -36,11 +35,9 @@ function setting(name: string): string {
 const epochSeconds = (value: unknown): number => (typeof value === 'number' || typeof value === 'string' ? Number(value) : Number.NaN);
 
 /**
- * The signed-in user, or the spec's 401. API Gateway's JWT authorizer has already checked the token's
- * signature, issuer, audience and expiry before any function runs; this checks the claims again
- * (defense in depth, like the API-key caller check) and what the gateway cannot: that it is an
- * access token (an ID token of the same client would pass the gateway). Fails closed: any claim
- * missing or wrong is a 401.
+ * The account API's caller check (httpHandler): the signed-in user, or the spec's 401. API Gateway's JWT authorizer
+ * checked the token already; this checks the claims again (defense in depth) and what the gateway cannot: that it
+ * is an access token (an ID token of the same client passes the gateway). Fails closed.
  */
 export function accountOf(event: APIGatewayProxyEventV2, now: number = Date.now()): AccountCaller {
   const claims = arrivingClaims(event);
@@ -58,10 +55,3 @@ export function accountOf(event: APIGatewayProxyEventV2, now: number = Date.now(
   if (!valid) throw unauthorized(UNAUTHORIZED_MESSAGE);
   return { accountId: sub, username };
 }
-
-/** First middleware of every account API handler: refuses callers without a valid access token before anything else. */
-export const requireAccount = (): MiddlewareObj<APIGatewayProxyEventV2> => ({
-  before: ({ event }) => {
-    accountOf(event);
-  },
-});

@@ -1,4 +1,3 @@
-import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AnonymousReason, Caller } from '#contract/caller';
 import { serviceUnavailable, unauthorized } from '#contract/errors';
@@ -12,10 +11,7 @@ const UNAUTHORIZED_MESSAGES: Record<Exclude<AnonymousReason, 'unavailable'>, str
   not_via_front_door: "this address does not serve the API: call it at the stage's base URL",
 };
 
-/**
- * The authorizer's context (lambda/contract/caller.ts) as it may arrive: absent when no authorizer ran,
- * values stringified by a gateway that serialises them. Read as data to check, not as a promise kept.
- */
+/** The authorizer's context as it may arrive: absent, or with values stringified by the gateway. */
 interface ArrivingContext {
   readonly authenticated?: unknown;
   readonly accountId?: unknown;
@@ -37,8 +33,8 @@ const isUnauthorizedReason = (value: unknown): value is keyof typeof UNAUTHORIZE
   typeof value === 'string' && Object.hasOwn(UNAUTHORIZED_MESSAGES, value);
 
 /**
- * The caller the authorizer resolved, or the spec's 401 (503 when the key store was out of reach).
- * Fails closed: no context, or an authenticated one without its ids, is a 401.
+ * The pets and messages APIs' caller check (httpHandler): the caller the authorizer resolved, or the spec's 401
+ * (503 when the key store was out of reach). Fails closed: no context, or one without its ids, is a 401.
  */
 export function callerOf(event: APIGatewayProxyEventV2): Caller {
   const auth = arrivingContext(event);
@@ -50,13 +46,3 @@ export function callerOf(event: APIGatewayProxyEventV2): Caller {
   const message = isUnauthorizedReason(auth?.reason) ? UNAUTHORIZED_MESSAGES[auth.reason] : UNAUTHORIZED_MESSAGES.missing;
   throw unauthorized(message);
 }
-
-/**
- * First middleware of every handler: refuses anonymous callers before the body is read, parsed or
- * validated. The operation then gets the caller typed from `callerOf` itself, not through context.
- */
-export const requireCaller = (): MiddlewareObj<APIGatewayProxyEventV2> => ({
-  before: ({ event }) => {
-    callerOf(event);
-  },
-});

@@ -1,12 +1,6 @@
 /**
- * A small time-bounded, size-bounded cache for the authorizer's key lookups, least recently used out
- * first: a key in steady use keeps its entry however many others pass through, so a full cache costs
- * reads for the keys seen once rather than for the busiest callers. Hand-written because it is a dozen
- * lines and a dependency would only add cold-start weight. Map order is insertion order, so a hit
- * re-inserts its entry at the back and the first key is the least recently used.
- *
- * A hit never extends an entry's time-to-live: what a lookup answered (a key revoked since, say)
- * is reused for at most `ttlMs` after the lookup, however often it is read.
+ * The authorizer's time- and size-bounded cache, least recently used out first (a hit moves its entry to the back of
+ * the Map). A hit never extends the entry's life: a lookup's answer is reused for at most `ttlMs`.
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();

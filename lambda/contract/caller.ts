@@ -1,8 +1,4 @@
-/**
- * The contract between the authorizer and every handler: the authorizer's `context`, which API
- * Gateway hands to the route's function as `requestContext.authorizer.lambda`. The authorizer never
- * denies (README, Design in brief); it says who the caller is, or why the caller is anonymous.
- */
+/** The authorizer's `context` (`requestContext.authorizer.lambda`): who the caller is, or why anonymous. */
 export type AnonymousReason = 'missing' | 'malformed' | 'unknown_key' | 'revoked' | 'unavailable' | 'not_via_front_door';
 
 export type AuthorizerContext =

@@ -1,7 +1,4 @@
-/**
- * What the data layer reports, in its own terms: repositories throw these, never HTTP errors, and the
- * error middleware (middleware/map-errors.ts) decides what a client is answered.
- */
+/** What the data layer throws, never HTTP errors: middleware/map-errors.ts decides the answer. */
 
 /** An `Idempotency-Key` already used, by the same account for the same operation, with another request. */
 export class IdempotencyKeyReusedError extends Error {

@@ -1,8 +1,4 @@
-/**
- * The one error type of the API. Everything a client can see as an error is an ApiError; anything
- * else that escapes a handler becomes a 500 `internal_error` without internals (see map-errors.ts).
- * The codes are a stable, documented contract (README "Errors").
- */
+/** Every error a client sees is an ApiError; anything else becomes a 500 without internals (map-errors.ts). */
 export type ServiceErrorCode =
   | 'invalid_request'
   | 'invalid_json'

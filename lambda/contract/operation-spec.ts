@@ -1,31 +1,16 @@
-/**
- * The shape of an operation's spec (lambda/contract/operations/): its zod input schemas, the
- * headers on every answer and whether it honours `Idempotency-Key`. No schema is imported here, so
- * the handler factory can use these types and constants without bundling any operation's schemas.
- */
+/** The shape of an operation's spec (lambda/contract/operations/); imports no schema, so no bundle gets another's. */
 import type * as z from 'zod/mini';
 import type { OperationId } from '#shared/routes';
 
-/**
- * Every operation names all three inputs, so their parsed types follow from the schemas with no
- * conditional type and no cast (schemas/common.ts has the "none" forms: NoPathParameters, NoBody …).
- */
+/** All three inputs, always (NoPathParameters, NoBody …): their parsed types then follow with no cast. */
 export interface InputSchemas {
   readonly path: z.core.$ZodType;
   readonly query: z.core.$ZodType;
   readonly body: z.core.$ZodType;
 }
 
-/**
- * Who may call an operation: `apiKey` (the default) — a caller the Lambda authorizer resolved from an
- * API key; `account` — a signed-in user whose access token API Gateway's JWT authorizer accepted.
- */
-export type CallerKind = 'apiKey' | 'account';
-
 export interface OperationSpec<S extends InputSchemas = InputSchemas> {
   readonly operationId: OperationId | 'notFound' | 'accountNotFound';
-  /** Absent means `apiKey`: no spec can leave its callers unchecked. */
-  readonly caller?: CallerKind;
   readonly input: S;
   /** Headers on every answer of the operation, errors included (e.g. `Deprecation` on getPet). */
   readonly headers?: Readonly<Record<string, string>>;
@@ -33,10 +18,6 @@ export interface OperationSpec<S extends InputSchemas = InputSchemas> {
   readonly idempotent?: true;
 }
 
-/**
- * `Idempotency-Key`: one value of 1 to 255 visible ASCII characters other than a comma. The comma is
- * HTTP's list separator: the gateway joins a header sent twice into `a,b`, which must not become a
- * key of its own. A replay within the window is answered from store.
- */
+/** 1 to 255 visible ASCII characters but the comma: the gateway joins a header sent twice into `a,b`. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x2b\x2d-\x7e]{1,255}$/;
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;

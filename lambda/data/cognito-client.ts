@@ -5,11 +5,7 @@ import { DeadlineHttpHandler } from './deadline-http-handler';
 
 let shared: CognitoIdentityProviderClient | undefined;
 
-/**
- * One Cognito client per process, created on first use (only account deletion calls Cognito). Bounded
- * like the DynamoDB client, so a slow Cognito fails the request by its deadline.
- * COGNITO_ENDPOINT is set only locally (cognito-local); in AWS the SDK uses the regional endpoint.
- */
+/** One Cognito client per process, on first use (only account deletion calls it), bounded by the deadline too. */
 export function cognitoClient(): CognitoIdentityProviderClient {
   const endpoint = process.env[COGNITO_ENDPOINT_ENV];
   shared ??= observeAwsClient(

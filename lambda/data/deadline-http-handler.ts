@@ -8,11 +8,8 @@ const MIN_ATTEMPT_MS = 50;
 type Handle = NodeHttpHandler['handle'];
 
 /**
- * The HTTP handler of the functions' AWS clients. Every attempt, the SDK's retries included, ends by its
- * request's deadline (lambda/runtime/observe.ts): it gets at most the time left as its timeout, and one that
- * would start with less than MIN_ATTEMPT_MS left is refused instead, which the error middleware answers 503
- * with Retry-After — never Lambda's timeout, which the client would see as the gateway's 500. Outside a
- * request (the keys CLI, the local server's own set-up) only the configured timeouts apply.
+ * The functions' AWS clients' HTTP handler: every attempt, retries included, ends by its request's deadline
+ * (observe.ts), or is refused (a 503 with Retry-After) rather than run into Lambda's timeout (the gateway's 500).
  */
 export class DeadlineHttpHandler extends NodeHttpHandler {
   private readonly requestMs: number;

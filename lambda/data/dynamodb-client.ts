@@ -5,29 +5,19 @@ import { SERVICE_NAME } from '#shared/function-settings';
 import { observeAwsClient } from '#runtime/tracing';
 import { DeadlineHttpHandler } from './deadline-http-handler';
 
-/**
- * Timeouts and retries are explicit so a slow, unreachable or throttling DynamoDB fails a request instead of
- * holding it: at most 3 attempts of at most DYNAMODB_REQUEST_TIMEOUT_MS each, with exponential backoff and full
- * jitter between them, and none past the request's deadline (deadline-http-handler.ts).
- */
+/** A slow, unreachable or throttling DynamoDB fails a request, never holds it: 3 bounded attempts, none past the deadline. */
 export const DYNAMODB_MAX_ATTEMPTS = 3;
 const DEFAULT_CONNECTION_TIMEOUT_MS = 1_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 2_000;
 
 /**
- * The SDK backs a throttled call off from a 1 s base (0–1 s, then 0–2 s): each throttled request would
- * hold its function for 1.5 s on average, up to 3 s, and under a throttled hot key those held
- * functions pile up to the account's concurrency. A throttled answer comes back in milliseconds, so
- * waiting is all that time is; a short retry still rides out a momentary throttle, and a longer one
- * is better left to the client, whom the 503 tells to come back (Retry-After).
+ * The SDK backs a throttled call off from a 1 s base: under a throttled hot key the held functions pile up to the
+ * account's concurrency. A short retry still rides out a momentary throttle; longer is the client's, told by the 503.
  */
 const THROTTLING_BACKOFF_BASE_MS = 100;
 /** The most a throttled call waits between its attempts, in all (100 + 200 ms). */
 export const DYNAMODB_THROTTLING_BACKOFF_BUDGET_MS = THROTTLING_BACKOFF_BASE_MS * (2 ** (DYNAMODB_MAX_ATTEMPTS - 1) - 1);
-/**
- * What is retried, with which backoff base: transient failures (a reset connection, a timeout, a 5xx)
- * with the SDK's own DynamoDB default, as before; never a client error such as a failed condition.
- */
+/** What is retried, with which backoff base (transient: the SDK's DynamoDB default); never a client error. */
 const BACKOFF_BASE_MS: Partial<Record<RetryErrorType, number>> = { THROTTLING: THROTTLING_BACKOFF_BASE_MS, TRANSIENT: 25 };
 
 const retryToken = (retryCount: number, delayMs: number): RetryToken => ({
@@ -36,9 +26,8 @@ const retryToken = (retryCount: number, delayMs: number): RetryToken => ({
 });
 
 /**
- * The SDK's standard retry decisions with our own backoff; the SDK's middleware sleeps for the
- * returned delay. No retry quota: every call's retries are bounded anyway, so a quota drained by one
- * burst of throttling would only fail the next momentary throttle that a retry would have ridden out.
+ * The SDK's retry decisions with our backoff. No retry quota: retries are bounded per call anyway, and a quota
+ * drained by one burst of throttling would only fail the next momentary throttle.
  */
 const dynamoDbRetryStrategy: RetryStrategyV2 = {
   acquireInitialRetryToken: () => Promise.resolve(retryToken(0, 0)),
@@ -58,12 +47,9 @@ const positiveNumberFromEnv = (name: string, fallback: number): number => {
 };
 
 /**
- * Settings the SDK would otherwise look up on the first request in ~/.aws/config and
- * ~/.aws/credentials, fixed to what that lookup finds in Lambda — no such files, and the stack sets
- * none of the AWS_* variables that would change them — so the first request skips the lookup and
- * reads no file for it. `userAgentAppId` would be empty; it names the service in DynamoDB's request
- * logs instead. Only in Lambda: the keys CLI and the local server keep the SDK's full lookup
- * (profiles, a developer's own settings).
+ * What the SDK's first request would look up in ~/.aws files, fixed to what it finds in Lambda (no such files, no
+ * AWS_* variables that change them), so no file is read; `userAgentAppId` names the service in DynamoDB's logs.
+ * Only in Lambda: the keys CLI and the local server keep the full lookup.
  */
 const LAMBDA_SETTINGS = {
   useDualstackEndpoint: false,

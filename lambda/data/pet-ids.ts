@@ -1,10 +1,8 @@
 import { randomInt } from 'node:crypto';
 
 /**
- * Pet ids are time-ordered and need no counter item (a counter would serialise every create on one
- * hot DynamoDB item): milliseconds since ID_EPOCH_MS, times 2^RANDOM_BITS, plus random low bits.
- * Uniqueness is enforced by the conditional put (`attribute_not_exists(id)`), which retries with a
- * fresh id on the rare collision. 41 bits of time last until 2094 below 2^53 (safe in JSON clients).
+ * Time-ordered pet ids without a counter item (one hot item would serialise every create): ms since ID_EPOCH_MS,
+ * then random low bits; the conditional put retries a collision. Below 2^53 until 2094.
  */
 export const ID_EPOCH_MS = Date.UTC(2025, 0, 1);
 export const ID_RANDOM_BITS = 12;

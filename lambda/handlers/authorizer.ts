@@ -25,10 +25,7 @@ const resolver = new KeyResolver(lookUp, {
 
 type Result = APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>;
 
-/**
- * Resolves the caller and always allows the request through (README, Design in brief): an HTTP API cannot shape
- * its own 401/403 bodies, so the route's handler answers anonymous callers with the spec's 401.
- */
+/** Always lets the request through (README, Design in brief): only the route's handler can shape the spec's 401. */
 const resolved = (context: AuthorizerContext): Result => ({ isAuthorized: true, context });
 
 async function authorize(event: APIGatewayRequestAuthorizerEventV2): Promise<Result> {
@@ -46,9 +43,8 @@ async function authorize(event: APIGatewayRequestAuthorizerEventV2): Promise<Res
 }
 
 /**
- * A line (and metrics) only for a caller it could not admit: an anonymous caller is a client error by its reason,
- * a failed lookup ours. An admitted caller writes nothing: that line would double a keyed request's log bytes,
- * and the function's line, Lambda's Invocations and Duration of the authorizer already say it happened.
+ * A line (and metrics) only for a caller it could not admit: a client error, or ours for a failed lookup. An admitted
+ * caller's line would double a keyed request's log bytes; Lambda's own metrics say it happened.
  */
 export const handler = observed('authorizer', authorize, (result) => {
   const context = result?.context;

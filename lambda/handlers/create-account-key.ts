@@ -1,6 +1,7 @@
 import { accountKeyAnswer } from '#auth/key-record';
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT, MAX_KEYS_CREATED_PER_DAY } from '#contract/account-limits';
 import { ApiError, unauthorized } from '#contract/errors';
+import { accountOf } from '#auth/require-account';
 import { httpHandler } from '#http/http-handler';
 import { jsonResponse } from '#http/responses';
 import { CREATE_ACCOUNT_KEY } from '#contract/operations/create-account-key';
@@ -14,7 +15,7 @@ const secondsToNextUtcDay = (now: Date): number =>
   Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000);
 
 /** POST /account/keys — 201 with the new key, shown this once; 409 at the cap on active keys, 429 past the day's creates. */
-export const handler = httpHandler(CREATE_ACCOUNT_KEY, async ({ caller, body }) => {
+export const handler = httpHandler(CREATE_ACCOUNT_KEY, accountOf, async ({ caller, body }) => {
   const created = await keys.create(caller.accountId, body.description, new Date());
   if (created === 'closed') {
     throw unauthorized('this account has been deleted');

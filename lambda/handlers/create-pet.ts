@@ -1,3 +1,4 @@
+import { callerOf } from '#auth/require-caller';
 import { httpHandler } from '#http/http-handler';
 import { jsonResponse } from '#http/responses';
 import { replayHeaders } from '#http/idempotency-key';
@@ -9,7 +10,7 @@ import { count } from '#runtime/metrics';
 const pets = petWriter();
 
 /** POST /v1/pets — 201 with the stored Pet and its `Location` (on the host called); once per `Idempotency-Key`. */
-export const handler = httpHandler(CREATE_PET, async ({ body, event, idempotency }) => {
+export const handler = httpHandler(CREATE_PET, callerOf, async ({ body, event, idempotency }) => {
   const { value: pet, replayed } = await pets.create(body, idempotency);
   if (!replayed) count('PetsCreated', { status: pet.status });
   return jsonResponse(201, pet, { location: absoluteUrl(event, `${event.rawPath}/${pet.id}`), ...replayHeaders(replayed) });

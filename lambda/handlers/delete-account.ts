@@ -1,3 +1,4 @@
+import { accountOf } from '#auth/require-account';
 import { httpHandler } from '#http/http-handler';
 import { noContentResponse } from '#http/responses';
 import { DELETE_ACCOUNT } from '#contract/operations/delete-account';
@@ -8,12 +9,8 @@ import { count } from '#runtime/metrics';
 const keys = accountKeys();
 const directory = accountDirectory();
 
-/**
- * DELETE /account — revokes every key of the account, then deletes the user from the pool: 204. Keys
- * first, so a failure part-way leaves a user who can sign in and retry, never working keys without an
- * account. Repeating it after a failure is safe (both steps are idempotent).
- */
-export const handler = httpHandler(DELETE_ACCOUNT, async ({ caller }) => {
+/** DELETE /account — 204. Keys first: a failure part-way leaves a user who can retry, never keys without an account. */
+export const handler = httpHandler(DELETE_ACCOUNT, accountOf, async ({ caller }) => {
   count('KeysRevoked', {}, await keys.close(caller.accountId, new Date()));
   await directory.deleteUser(caller.username);
   return noContentResponse();

@@ -1,6 +1,7 @@
 import { accountKeyAnswer } from '#auth/key-record';
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '#contract/account-limits';
 import { AUTH_CACHE_TTL_MS } from '#auth/settings';
+import { accountOf } from '#auth/require-account';
 import { httpHandler } from '#http/http-handler';
 import { jsonResponse } from '#http/responses';
 import { LIST_ACCOUNT_KEYS } from '#contract/operations/list-account-keys';
@@ -11,7 +12,7 @@ import type { AccountKeyList } from '#contract/schemas/account-key-response';
 // Reads only: the account index of the API-keys table (the cap's accounts table is for writers).
 const keys = apiKeys();
 
-export const handler = httpHandler(LIST_ACCOUNT_KEYS, async ({ caller }) => {
+export const handler = httpHandler(LIST_ACCOUNT_KEYS, accountOf, async ({ caller }) => {
   const records = await keys.listedForAccount(caller.accountId, new Date());
   const answer: AccountKeyList = {
     keys: records.map(accountKeyAnswer),

@@ -1,3 +1,4 @@
+import { callerOf } from '#auth/require-caller';
 import { httpHandler } from '#http/http-handler';
 import { jsonResponse } from '#http/responses';
 import { absoluteUrl } from '#http/absolute-url';
@@ -8,7 +9,7 @@ import { petReader } from '#data/stores/pets';
 const pets = petReader();
 
 /** GET /v1/pets — a page of pets; the next page, if any, is announced in `Link: <…>; rel="next"`. */
-export const handler = httpHandler(LIST_PETS, async ({ query, event }) => {
+export const handler = httpHandler(LIST_PETS, callerOf, async ({ query, event }) => {
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query.status);
   const page = await pets.list({ limit: query.limit, ...(query.status ? { status: query.status } : {}), ...(after ? { after } : {}) });
   if (!page.next) return jsonResponse(200, page.pets);

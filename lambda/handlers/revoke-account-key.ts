@@ -1,5 +1,6 @@
 import { accountKeyAnswer } from '#auth/key-record';
 import { notFound } from '#contract/errors';
+import { accountOf } from '#auth/require-account';
 import { httpHandler } from '#http/http-handler';
 import { jsonResponse } from '#http/responses';
 import { REVOKE_ACCOUNT_KEY } from '#contract/operations/revoke-account-key';
@@ -8,11 +9,8 @@ import { count } from '#runtime/metrics';
 
 const keys = accountKeys();
 
-/**
- * DELETE /account/keys/{keyId} — the revoked key (revoking again answers the same, with the first
- * time); 404 for an id that is not one of the caller's keys, whether unknown or another account's.
- */
-export const handler = httpHandler(REVOKE_ACCOUNT_KEY, async ({ caller, path }) => {
+/** DELETE /account/keys/{keyId} — the revoked key (again: the same, first time kept); 404 unless the caller's. */
+export const handler = httpHandler(REVOKE_ACCOUNT_KEY, accountOf, async ({ caller, path }) => {
   const now = new Date();
   const revoked = await keys.revoke(caller.accountId, path.keyId, now);
   if (!revoked) throw notFound(`this account has no key ${path.keyId}`);

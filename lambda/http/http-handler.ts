@@ -2,7 +2,6 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import httpEventNormalizer from '@middy/http-event-normalizer';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { Caller } from '#contract/caller';
 import type { HttpResponse } from './responses';
 import type { IdempotencyClaim } from '#data/repositories/write-once';
 import { claimOf } from './idempotency-key';
@@ -12,8 +11,6 @@ import { jsonBody } from './middleware/json-body';
 import { uniqueMemberNames } from './middleware/unique-member-names';
 import { limitBodySize } from './middleware/limit-body-size';
 import { mapErrors } from './middleware/map-errors';
-import { accountOf, requireAccount, type AccountCaller } from '#auth/require-account';
-import { callerOf, requireCaller } from '#auth/require-caller';
 import type { InputSchemas, OperationSpec } from '#contract/operation-spec';
 import { NoBody } from '#contract/schemas/no-input';
 import { validInput, type ValidInput } from './validate-input';
@@ -21,43 +18,30 @@ import { debug } from '#runtime/logger';
 import { ANSWER_MARGIN_MS, observed } from '#runtime/observe';
 import type { Outcome } from '#shared/metrics';
 
-export type { InputSchemas, OperationSpec } from '#contract/operation-spec';
-
-export type { AccountCaller } from '#auth/require-account';
-
 /** What an operation receives: the caller and its validated input, typed by its spec's schemas. */
-export interface OperationRequest<S extends InputSchemas, C extends Caller | AccountCaller = Caller> extends ValidInput<S> {
-  /** An API key's caller, or for the account API (`caller: 'account'`) the signed-in user. */
+interface OperationRequest<S extends InputSchemas, C> extends ValidInput<S> {
   readonly caller: C;
   readonly event: APIGatewayProxyEventV2;
   /** Set when the request carries `Idempotency-Key` (operations whose spec is `idempotent`). */
   readonly idempotency: IdempotencyClaim | undefined;
 }
 
-/** The caller an operation gets, from its spec: the signed-in user for `caller: 'account'`, else the API key's caller. */
-export type CallerOf<Spec extends OperationSpec> = Spec extends { readonly caller: 'account' } ? AccountCaller : Caller;
-
-type Operation<Spec extends OperationSpec, C extends Caller | AccountCaller> = (
-  request: OperationRequest<Spec['input'], C>,
-) => Promise<HttpResponse>;
-
 /**
- * The only way to build an HTTP handler, so none can skip auth or error mapping. Middy does the HTTP
- * concerns, in its canonical order with auth first: caller check → header/event normalisation → body
- * size limit → media type and UTF-8 → JSON body parsing; errors leave through `mapErrors`. Then, in
- * this typed step, the input is validated and the `Idempotency-Key` claimed, and the operation gets
- * both typed by its spec — no untyped context in between. The spec's `caller` picks the check: an API
- * key (the default) or, for the account API, a signed-in user's access token.
+ * The only way to build an HTTP handler, so none can skip auth or error mapping. Middy does the HTTP concerns in
+ * its canonical order, auth first: `callerOf` (an API key's caller, lambda/auth/require-caller.ts, or the account
+ * API's signed-in user, require-account.ts: each bundle carries only its own) → normalisation → body size → media
+ * type and UTF-8 → JSON; errors leave through `mapErrors`. Then the input is validated and the `Idempotency-Key`
+ * claimed, and the operation gets both typed by its spec.
  */
-export function httpHandler<const Spec extends OperationSpec>(
+export function httpHandler<const Spec extends OperationSpec, C extends { readonly accountId: string }>(
   spec: Spec,
-  operation: Operation<Spec, CallerOf<Spec>>,
+  callerOf: (event: APIGatewayProxyEventV2) => C,
+  operation: (request: OperationRequest<Spec['input'], C>) => Promise<HttpResponse>,
 ): (event: APIGatewayProxyEventV2, context?: Context) => Promise<HttpResponse> {
-  const forAccounts = spec.caller === 'account';
   // The last line of defence behind the deadline of every AWS call (lambda/data/deadline-http-handler.ts): an
   // operation still running halfway through the answer's margin is answered 503 (Middy's TimeoutError, map-errors.ts).
   const handler = middy<APIGatewayProxyEventV2, HttpResponse>({ timeoutEarlyInMillis: ANSWER_MARGIN_MS / 2, ...PIPELINE_STEPS })
-    .use(named(forAccounts ? 'requireAccount' : 'requireCaller', forAccounts ? requireAccount() : requireCaller()))
+    .use(named('requireCaller', { before: ({ event }) => void callerOf(event) }))
     .use(httpHeaderNormalizer())
     .use(httpEventNormalizer());
   if (spec.input.body !== NoBody)
@@ -70,19 +54,16 @@ export function httpHandler<const Spec extends OperationSpec>(
     .use(named('addHeaders', addHeaders(spec.headers ?? {})))
     .use(named('mapErrors', mapErrors()))
     .handler(async (event) => {
-      // The check matches CallerOf<Spec> by construction; TypeScript cannot narrow a conditional type on a value.
-      const caller = (forAccounts ? accountOf(event) : callerOf(event)) as CallerOf<Spec>;
+      const caller = callerOf(event);
       const input = validInput<Spec['input']>(spec.input, event);
       const idempotency = spec.idempotent ? claimOf(event, spec.operationId, caller, input.body) : undefined;
       return operation({ ...input, caller, event, idempotency });
     });
-  // Outside Middy, so that the request scope (ids in every line) spans all of it, error mapping included.
-  // Middy types its event as the normalisers' output; the gateway sends a payload 2.0 event.
+  // Outside Middy, so the request scope spans all of it; Middy types its event as the normalisers' output.
   const invoke = handler as unknown as (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse>;
   return observed(spec.operationId, invoke, (response, event) => {
-    // No response: mapErrors itself failed, and Lambda answers the gateway's 500.
+    // No response: mapErrors itself failed. The error's code is read from the answer itself, never from side state.
     const status = response?.statusCode ?? 500;
-    // The error's code, from the answer itself (mapErrors wrote it into the Error body).
     const code = status >= 400 ? (/"code":"([^"]+)"/.exec(response?.body ?? '')?.[1] ?? 'internal_error') : undefined;
     // `statusCode`, not `status`: the line is also the metrics document, where `status` is PetsCreated's dimension.
     return { outcome: outcomeOf(status), code, fields: { path: event.rawPath, statusCode: status } };

@@ -4,8 +4,7 @@ import { invalidRequest } from '#contract/errors';
 import type { IdempotencyClaim } from '#data/repositories/write-once';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_WINDOW_SECONDS, type OperationSpec } from '#contract/operation-spec';
 
-// Read on first use: every handler's module graph reaches this file, and the not-found function
-// needs nothing else of node:crypto (a top-level import showed in its cold start: `npm run bench`).
+// node:crypto on first use: the not-found function, which reaches this file, needs nothing else of it.
 const sha256 = (text: string): string => process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('base64url');
 
 /** `body` is the validated body: zod builds it in its schema's key order, so key order does not matter. */
@@ -22,10 +21,7 @@ export function claimFor(
   };
 }
 
-/**
- * The claim of a request that sends `Idempotency-Key` (optional: none without the header). Made after
- * validation, so a request refused as invalid never uses its key up.
- */
+/** The claim of a request with `Idempotency-Key`, made after validation: an invalid request never uses its key up. */
 export function claimOf(
   event: APIGatewayProxyEventV2,
   operationId: OperationSpec['operationId'],

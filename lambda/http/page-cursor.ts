@@ -5,11 +5,7 @@ import { PositiveSafeInteger } from '#contract/schemas/common';
 import { CURSOR_PATTERN, CURSOR_REFUSAL } from '#contract/schemas/list-pets-query';
 import { PetStatus } from '#contract/schemas/pet-status';
 
-/**
- * A listing's position (lambda/data) on the wire: opaque to clients (base64url JSON, a version tag and
- * the filter it was issued for), so its layout can change without breaking anyone. Its characters are
- * CURSOR_PATTERN's, which the OpenAPI document shows.
- */
+/** A listing's position on the wire: opaque base64url JSON with a version and its filter, free to change. */
 const CursorPayload = z.strictObject({
   v: z.literal(1),
   id: PositiveSafeInteger,

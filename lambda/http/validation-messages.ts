@@ -1,7 +1,4 @@
-/**
- * Turns zod issues into the one-line, field-naming `message` of a 400 `invalid_request`. Written by
- * hand because the API's messages are part of its contract and zod/mini ships no locale by default.
- */
+/** zod issues as the one-line, field-naming `message` of a 400 (the wording is contract; zod/mini has no locale). */
 import type { core } from 'zod/mini';
 
 export type InputLocation = 'body' | 'query' | 'path';

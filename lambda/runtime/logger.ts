@@ -4,25 +4,20 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 const RANK: Readonly<Record<LogLevel | 'silent', number>> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
-/**
- * POWERTOOLS_LOG_LEVEL (Powertools' name, which the stack sets per stage), read on every call so a test or the
- * local server can change it; Powertools' default, INFO, when unset or unknown. `CRITICAL` counts as error.
- */
+/** POWERTOOLS_LOG_LEVEL (set per stage), read on every call so tests can change it; INFO when unset or unknown. */
 function threshold(): number {
   const configured = process.env.POWERTOOLS_LOG_LEVEL?.toLowerCase();
   if (configured === 'critical') return RANK.error;
   return configured !== undefined && configured in RANK ? RANK[configured as LogLevel] : RANK.info;
 }
 
-export const isLogged = (level: LogLevel): boolean => RANK[level] >= threshold();
+const isLogged = (level: LogLevel): boolean => RANK[level] >= threshold();
 
 /**
- * The sink every line goes through (exposed so tests can capture it). Our own JSON lines rather than Powertools
- * Logger: every invocation writes a line, so the library would load in every cold start, and `npm run bench`
- * (part 1, its reference row beside ours) measures what that costs; these lines cost nothing to load. Never log
- * keys, Authorization headers or bodies.
+ * The sink every line goes through (tests capture it). Our own JSON lines, not Powertools Logger, which every cold
+ * start would load (`npm run bench`, part 1). Never log keys, Authorization headers or bodies.
  */
-export interface LogSink {
+interface LogSink {
   readonly console: Console;
 }
 let sink: LogSink | undefined;
@@ -35,7 +30,7 @@ export function logger(): Promise<LogSink> {
   return Promise.resolve(sinkOf());
 }
 
-/** The source frame `file:line` an error was thrown at, as Powertools Logger reports it. */
+/** `file:line` an error was thrown at, as Powertools Logger reports it. */
 const locationOf = (stack: string): string =>
   /\(?([^\s()]+?):(\d+):\d+\)?\s*$/m
     .exec(stack.split('\n')[1] ?? '')
@@ -56,9 +51,8 @@ async function serialised(fields: Record<string, unknown>): Promise<Record<strin
 }
 
 /**
- * What ties a line to its request: the operation (under its metric dimension's name, so the request line, which
- * is also the metrics document, carries it once), Lambda's id, API Gateway's (the client's `apigw-requestid`), the
- * trace. No service, function name or cold-start flag: the log group says the first two, `ColdStarts` the last.
+ * What ties a line to its request: the operation (named as its metric dimension, so the request line carries it
+ * once), Lambda's id, API Gateway's (the client's `apigw-requestid`), the trace.
  */
 function correlation(): Record<string, unknown> {
   const scope = currentScope();
@@ -71,19 +65,13 @@ function correlation(): Record<string, unknown> {
   };
 }
 
-/**
- * Writes a line whatever the level. `level` and an RFC 3339 `timestamp` are what Lambda's log-level filtering
- * reads (a line without either counts as INFO).
- */
+/** Writes a line whatever the level: `level` and `timestamp` are what Lambda's log-level filtering reads. */
 export function write(level: LogLevel, message: string, fields: Record<string, unknown>): void {
   const line = { level: level.toUpperCase(), message, timestamp: new Date().toISOString(), ...correlation(), ...fields };
   sinkOf().console[level](JSON.stringify(line));
 }
 
-/**
- * The level for a line no configured level may drop (the request line carries the metrics): `level`, or the
- * configured one when higher, since Lambda drops application lines below the function's level.
- */
+/** `level`, or the configured one when higher: Lambda must not drop the request line (it carries the metrics). */
 export const kept = (level: LogLevel): LogLevel =>
   (['error', 'warn', 'info', 'debug'] as const).find((candidate) => RANK[candidate] <= Math.max(threshold(), RANK[level])) ?? level;
 
@@ -93,7 +81,7 @@ export async function log(level: LogLevel, message: string, fields: Record<strin
   write(level, message, await serialised(fields));
 }
 
-/** A DEBUG line with no error in it, written at once; the level check comes first, so a disabled line costs a comparison. */
+/** A DEBUG line with no error in it; its fields are built only when DEBUG is on. */
 export function debug(message: string, fields?: () => Record<string, unknown>): void {
   if (isLogged('debug')) write('debug', message, fields ? fields() : {});
 }

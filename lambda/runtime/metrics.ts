@@ -16,9 +16,8 @@ import { SERVICE_NAME, STAGE_ENV } from '#shared/function-settings';
 import { currentScope } from './request-scope';
 
 /**
- * A small embedded-metric-format writer instead of Powertools Metrics: the same JSON, which CloudWatch turns into
- * metrics with no API call, but nothing to load (`npm run bench`, part 1, its reference row beside ours).
- * Spec: https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html
+ * Embedded metric format written by hand instead of Powertools Metrics: the same JSON, nothing to load at cold start
+ * (`npm run bench`, part 1). https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html
  */
 interface Directive {
   Namespace: string;
@@ -37,10 +36,7 @@ const baseDimensions = (): Record<string, string> => ({
   [STAGE_DIMENSION]: process.env[STAGE_ENV] ?? 'local',
 });
 
-/**
- * Powertools' switch, POWERTOOLS_METRICS_DISABLED, with its default turned round outside Lambda: the local
- * server would otherwise print a metrics document after every function's line; `false` turns them on there.
- */
+/** POWERTOOLS_METRICS_DISABLED, whose default is `true` outside Lambda (the local server prints no metrics). */
 export function metricsPublished(): boolean {
   const disabled = process.env.POWERTOOLS_METRICS_DISABLED;
   if (disabled !== undefined) return disabled !== 'true';
@@ -57,11 +53,7 @@ export interface RequestMeasurement {
   readonly counts: readonly { name: string; dimensions: Readonly<Record<string, string>>; value: number }[];
 }
 
-/**
- * A request's metrics and any business count the operation reported, as an EMF document: `_aws` names the
- * metrics, the other members hold their values. EMF allows further members, so the request's log line is this
- * document plus its own fields (lambda/runtime/observe.ts): one line, not two.
- */
+/** A request's metrics and business counts as an EMF document, which the request's log line extends (observe.ts). */
 export function requestMetrics(measured: RequestMeasurement): Record<string, unknown> {
   const { Requests, Errors, Latency, ColdStarts } = OPERATION_METRICS;
   const failed = measured.outcome !== 'success';

@@ -5,18 +5,17 @@ import { metricsPublished, requestMetrics } from './metrics';
 import { inScope, type RequestScope } from './request-scope';
 import { invocationTrace, startSubsegment } from './tracing';
 
-/** What a finished invocation says about itself, for its line (log and metrics at once) and its trace. */
+/** What a finished invocation says about itself, for its line and its trace. */
 export interface Verdict {
   readonly outcome: Outcome;
   readonly code?: string | undefined;
-  /** Further fields for the request's line (path, status …). */
   readonly fields?: Readonly<Record<string, unknown>>;
 }
 
 /** Kept from Lambda's time for the answer: mapping the error, the log and metrics lines, the return. */
 export const ANSWER_MARGIN_MS = 500;
 
-/** One process is one function instance in Lambda; locally many functions share a process, so each its own first. */
+/** Locally many functions share a process: each its own first invocation. */
 const started = new Set<string>();
 
 interface ApiGatewayEvent {
@@ -24,10 +23,8 @@ interface ApiGatewayEvent {
 }
 
 /**
- * Wraps a function once (the handler factory, the authorizer): its invocations run in a request scope, so every
- * line of theirs carries the request ids; each ends with one line that is both its log and its EMF metrics
- * document (lambda/runtime/metrics.ts) and, when sampled, the operation's X-Ray subsegment annotated with the ids
- * a client or a log line gives. A verdict of `undefined` writes no line (the authorizer's admitted callers).
+ * Runs each invocation in a request scope (every line carries its ids) and ends it with one line that is both log
+ * and EMF metrics and, when sampled, the operation's X-Ray subsegment. A verdict of `undefined` writes no line.
  */
 export function observed<E extends ApiGatewayEvent, R>(
   operation: string,

@@ -1,9 +1,6 @@
 /**
- * Rewrites the bundle positions in a stack trace (`/var/task/index.js:1:23456`) into TypeScript source
- * positions (`lambda/…ts:42:7`) from the source map shipped next to the bundle (lib/bundling.ts).
- * Used only when an error is logged, so no cold start pays for the map: Node's --enable-source-maps
- * would read and parse every bundle's map at module load (`npm run bench`, part 1). Node's own
- * SourceMap class decodes; this module only finds the frames and their maps.
+ * Rewrites bundle positions in a stack trace into TypeScript ones from the map shipped with the bundle, only when an
+ * error is logged: --enable-source-maps would parse every map at cold start (`npm run bench`, part 1).
  */
 import { readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
@@ -29,10 +26,7 @@ function mapOf(file: string): SourceMap | undefined {
   return maps.get(file);
 }
 
-/**
- * esbuild writes sources relative to the bundle's folder; the CDK bundles into `cdk.out/<asset>/`,
- * so dropping the leading `../` leaves the path from the project root.
- */
+/** esbuild's sources are relative to `cdk.out/<asset>/`: without the leading `../`, from the project root. */
 const fromProjectRoot = (source: string): string => source.replace(/^(?:\.\.?\/)+/, '');
 
 export function sourceMappedStack(stack: string): string {

@@ -3,13 +3,9 @@ import { currentScope, type TraceContext } from './request-scope';
 import { debug } from './logger';
 
 /**
- * X-Ray subsegments sent straight to the Lambda X-Ray daemon over UDP, as the X-Ray SDK does in Lambda, but
- * without it: Powertools Tracer loads aws-xray-sdk-core into every cold start (`npm run bench`, part 1, its
- * reference row beside ours), beyond the bench budget for functions already near it.
- * Lambda itself records the invocation's segment; this adds, under it, one subsegment for the operation
- * (annotated with the API Gateway request id, so the client's `apigw-requestid` finds the trace) and one per
- * DynamoDB or Cognito call. Nothing is sent unless Lambda sampled the invocation and the stage leaves
- * tracing on (POWERTOOLS_TRACE_ENABLED, set by the stack): locally there is no daemon and no trace header.
+ * X-Ray subsegments sent straight to Lambda's X-Ray daemon over UDP, as the X-Ray SDK does, without loading it
+ * (Powertools Tracer's cold-start cost: `npm run bench`, part 1): one per operation, under Lambda's own segment, and
+ * one per DynamoDB or Cognito call. Only for sampled invocations with POWERTOOLS_TRACE_ENABLED not `false`.
  */
 const TRACE_ENABLED_ENV = 'POWERTOOLS_TRACE_ENABLED';
 const DEFAULT_DAEMON = '127.0.0.1:2000';
@@ -47,7 +43,7 @@ function send(document: Record<string, unknown>): void {
   socket.send(`${HEADER}${JSON.stringify(document)}`, daemon.port, daemon.host, () => undefined);
 }
 
-// node:crypto only when a trace is sent: notFound and preflight load no SDK, and so no crypto, otherwise.
+// node:crypto only when a trace is sent: notFound and preflight load it nowhere else.
 const newId = (): string => process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex');
 
 export interface OpenSubsegment {
@@ -96,10 +92,7 @@ interface AwsClient {
   };
 }
 
-/**
- * Every call of an SDK client, retries included, as a subsegment of its request's trace (X-Ray's `aws`
- * fields, so the service map shows DynamoDB and Cognito) and, at DEBUG, as a log line of its request.
- */
+/** Every call of an SDK client as a subsegment of its request's trace (`aws` fields: the service map) and a DEBUG line. */
 export function observeAwsClient<C extends AwsClient>(client: C, service: 'DynamoDB' | 'CognitoIdentityProvider'): C {
   client.middlewareStack.add(
     (next, context) => async (args) => {

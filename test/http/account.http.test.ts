@@ -10,7 +10,7 @@
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '#contract/account-limits';
 import { hashApiKey } from '#auth/api-keys';
 import { claimsOf, cognitoCall, forgedToken, newUser, signIn, tokenSignedByEmulator, type SignedIn } from '../support/cognito-users';
-import { expectError, expectRefusedUnchanged, useTestApi, type ApiAnswer } from '../support/test-api';
+import { expectError, expectRefusedUnchanged, useTestApi, type ApiAnswer, type Refusal } from '../support/test-api';
 
 const api = useTestApi({ accounts: true, freshAuthorizer: true });
 
@@ -18,6 +18,10 @@ const accounts = () => {
   if (!api.accounts) throw new Error('the test API runs without accounts');
   return api.accounts;
 };
+
+/** POST /account/keys with this token is refused so, and no key is stored. */
+const expectCreateRefused = (token: string, description: string, refusal: Refusal) =>
+  expectRefusedUnchanged(api, 'apiKeys', () => api.call('POST', '/account/keys', { key: token, json: { description } }), refusal);
 
 interface CreatedKey {
   readonly key: string;
@@ -97,16 +101,7 @@ describe('tokens the gateway refuses with its own 401 {"message":"Unauthorized"}
 });
 
 test('an ID token passes the gateway (same client) but the service answers 401 unauthorized: only access tokens are accepted', async () => {
-  await expectRefusedUnchanged(
-    api,
-    'apiKeys',
-    () => api.call('POST', '/account/keys', { key: alice.idToken, json: { description: 'x' } }),
-    {
-      status: 401,
-      code: 'unauthorized',
-      message: /access token/,
-    },
-  );
+  await expectCreateRefused(alice.idToken, 'x', { status: 401, code: 'unauthorized', message: /access token/ });
 });
 
 test('an unknown account API route answers 404 not_found with a valid token', async () => {
@@ -203,16 +198,11 @@ test(`the cap: concurrent creates never pass ${MAX_ACTIVE_KEYS_PER_ACCOUNT} acti
   for (const refused of racing.filter((answer) => answer.status === 409)) expectError(refused, 409, 'key_limit_reached');
   expect((await listKeys(user)).keys.filter((key) => key.status === 'active')).toHaveLength(MAX_ACTIVE_KEYS_PER_ACCOUNT);
 
-  await expectRefusedUnchanged(
-    api,
-    'apiKeys',
-    () => api.call('POST', '/account/keys', { key: user.accessToken, json: { description: 'one too many' } }),
-    {
-      status: 409,
-      code: 'key_limit_reached',
-      message: new RegExp(`${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys`),
-    },
-  );
+  await expectCreateRefused(user.accessToken, 'one too many', {
+    status: 409,
+    code: 'key_limit_reached',
+    message: new RegExp(`${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys`),
+  });
 
   const [oldest] = (await listKeys(user)).keys.slice(-1);
   expect((await api.call('DELETE', `/account/keys/${oldest?.keyId ?? ''}`, { key: user.accessToken })).status).toBe(200);
@@ -252,16 +242,7 @@ test('DELETE /account revokes every key and deletes the user: sign-in fails, the
   for (const { key } of [first, second]) expectError(await api.call('GET', '/v1/pets', { key }), 401, 'unauthorized');
   await expect(signIn(accounts(), user.email, user.password)).rejects.toThrow(/InitiateAuth/);
   // The access token is still valid until it expires (JWTs are not recalled), but the account is closed.
-  await expectRefusedUnchanged(
-    api,
-    'apiKeys',
-    () => api.call('POST', '/account/keys', { key: user.accessToken, json: { description: 'after' } }),
-    {
-      status: 401,
-      code: 'unauthorized',
-      message: /deleted/,
-    },
-  );
+  await expectCreateRefused(user.accessToken, 'after', { status: 401, code: 'unauthorized', message: /deleted/ });
   // Repeating the deletion is harmless.
   expect((await api.call('DELETE', '/account', { key: user.accessToken })).status).toBe(204);
 });

@@ -144,6 +144,14 @@ it("every alias of lib/bundling.ts still matches the SDK's imports: the stand-in
   }
 });
 
+it("each route function's bundle carries its own API's caller check only: the pets and messages APIs' no access-token check", () => {
+  const checks = ['lambda/auth/require-caller.ts', 'lambda/auth/require-account.ts'];
+  const routes = [...DEPLOYED_FUNCTIONS].filter(({ name }) => name !== 'authorizer' && name !== 'preflight');
+  expect(routes.map(({ entry }) => [entry, checks.filter((file) => inputs.get(entry)?.includes(file))])).toEqual(
+    routes.map(({ entry, account }) => [entry, [account ? 'lambda/auth/require-account.ts' : 'lambda/auth/require-caller.ts']]),
+  );
+});
+
 it('the bundled authorizer lets a request without Authorization through as anonymous, without calling AWS', async () => {
   const { result } = await runBundle(AUTHORIZER_ENTRY, { headers: {} });
   expect(result).toEqual({ isAuthorized: true, context: { authenticated: false, reason: 'missing' } });

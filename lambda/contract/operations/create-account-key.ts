@@ -4,6 +4,5 @@ import { NoPathParameters, NoQueryParameters } from '../schemas/common';
 
 export const CREATE_ACCOUNT_KEY = {
   operationId: 'createAccountKey',
-  caller: 'account',
   input: { path: NoPathParameters, query: NoQueryParameters, body: NewAccountKey },
 } as const satisfies OperationSpec;

@@ -4,6 +4,5 @@ import { NoBody } from '../schemas/no-input';
 
 export const DELETE_ACCOUNT = {
   operationId: 'deleteAccount',
-  caller: 'account',
   input: { path: NoPathParameters, query: NoQueryParameters, body: NoBody },
 } as const satisfies OperationSpec;

@@ -4,6 +4,5 @@ import { NoBody } from '../schemas/no-input';
 
 export const LIST_ACCOUNT_KEYS = {
   operationId: 'listAccountKeys',
-  caller: 'account',
   input: { path: NoPathParameters, query: NoQueryParameters, body: NoBody },
 } as const satisfies OperationSpec;

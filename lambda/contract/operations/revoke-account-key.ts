@@ -5,6 +5,5 @@ import { NoBody } from '../schemas/no-input';
 
 export const REVOKE_ACCOUNT_KEY = {
   operationId: 'revokeAccountKey',
-  caller: 'account',
   input: { path: AccountKeyPath, query: NoQueryParameters, body: NoBody },
 } as const satisfies OperationSpec;

@@ -1,7 +1,4 @@
-/**
- * The account API's answers: for the OpenAPI document and the types. No handler validates its own
- * answers, so no function's bundle builds these schemas (Lambda code imports only their types).
- */
+/** For the OpenAPI document and the types only: no handler validates its answers, so no bundle builds these. */
 import * as z from 'zod/mini';
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT, REVOKED_KEYS_LISTED_FOR_DAYS } from '../account-limits';
 import { apiDocs } from './api-docs';

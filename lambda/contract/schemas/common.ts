@@ -10,11 +10,7 @@ export const NoQueryParameters = z.strictObject({});
 /** Identifiers are positive integers within the range every JSON client reads exactly (≤ 2^53−1). */
 export const PositiveSafeInteger = z.int().check(z.positive()).register(apiDocs, { format: 'int64' });
 
-/**
- * How an integer query or path parameter is written: the canonical decimal form, which is what a URI
- * template (RFC 6570: OpenAPI's simple and form styles) makes of an integer. `01`, `+5`, `1e1`, `5.0`,
- * ` 5` and `-0` are not integers on the wire, whatever a lenient parser would read in them.
- */
+/** An integer parameter as a URI template (RFC 6570) writes it: `01`, `+5`, `1e1`, `5.0`, ` 5` and `-0` are not. */
 export const INTEGER_TEXT = /^(?:0|-?[1-9][0-9]*)$/;
 
 /** The same rule in the words of the parameter descriptions (the document's integer schema cannot say it). */
@@ -22,11 +18,7 @@ export const INTEGER_TEXT_RULE =
   'On the wire it is an integer in canonical decimal form, as a URI template writes one: no leading zeros, ' +
   'no `+`, exponent, decimal point or spaces (`01`, `+5`, `1e1` answer 400).';
 
-/**
- * An integer parameter from `min` to `max`, written in canonical decimal form: one message for every
- * way of missing it. Text beyond 2^53 becomes a number above `max` (never one below), so the range
- * check is exact for safe-integer bounds.
- */
+/** An integer parameter from `min` to `max`, one message for every miss (text past 2^53 parses above `max`). */
 export const integerText = (min: number, max: number, error: string) =>
   z
     .pipe(

@@ -1,8 +1,4 @@
-/**
- * The spec's Error body, as the OpenAPI document describes it. The service builds it in one place
- * (map-errors.ts) from an ApiError; this schema documents it, and the contract tests hold every
- * answer to it.
- */
+/** The spec's Error body for the OpenAPI document (map-errors.ts builds it); the contract tests hold answers to it. */
 import * as z from 'zod/mini';
 import type { AccountErrorCode, ErrorCode, ServiceErrorCode } from '../errors';
 import { apiDocs } from './api-docs';
@@ -99,11 +95,7 @@ export const ErrorBody = z
     examples: [{ code: 'invalid_request', message: "field 'name' is required", status: 400 }],
   });
 
-/**
- * What API Gateway answers by itself, before or instead of our functions (throttling, a crashed
- * function, payload limits): its own body, `{"message": …}`, never the spec's Error. Documented so
- * that clients generated from the document can read every answer they may get.
- */
+/** API Gateway's own body (throttling, a failed function, payload limits), documented so generated clients read it. */
 export const GatewayErrorBody = z.strictObject({ message: z.string() }).register(apiDocs, {
   id: 'GatewayError',
   description:

@@ -5,11 +5,7 @@ import { INTEGER_TEXT_RULE, integerText } from './common';
 
 const PET_ID_RULE = `must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`;
 
-/**
- * One rule: `petId` is written as a canonical decimal integer within the id space this API assigns
- * (1 to 2^53−1, the OpenAPI bounds); anything else cannot name a pet and is a 400. An id within the
- * space that names no pet is a 404 (the handler's answer).
- */
+/** A `petId` outside the id space (1 to 2^53−1, canonical decimal) cannot name a pet: 400; inside it, 404 if none. */
 export const GetPetPath = z.object({
   petId: integerText(1, Number.MAX_SAFE_INTEGER, PET_ID_RULE).register(apiDocs, {
     description:

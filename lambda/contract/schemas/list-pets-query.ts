@@ -16,11 +16,7 @@ const ListLimit = integerText(LIST_LIMIT_MIN, LIST_LIMIT_MAX, `must be an intege
   },
 );
 
-/**
- * Cursors are opaque tokens this API issued (lambda/http/page-cursor.ts writes them in these characters,
- * base64url without padding); their size is bounded before anything decodes them. The schema and the
- * decoder share the pattern, and the document shows it.
- */
+/** Cursors are base64url tokens (lambda/http/page-cursor.ts), bounded before anything decodes them. */
 export const CURSOR_MAX_LENGTH = 256;
 export const CURSOR_PATTERN = /^[A-Za-z0-9_-]+$/;
 /** Why a cursor is refused, whatever is wrong with it: the client's fix is the same. */

@@ -1,7 +1,4 @@
-/**
- * The Pet answer: for the OpenAPI document and the types. No handler validates its own answers, so no
- * function's bundle builds this schema (Lambda code imports only its type).
- */
+/** For the OpenAPI document and the types only: no handler validates its answers, so no bundle builds these. */
 import * as z from 'zod/mini';
 import { apiDocs, documented } from './api-docs';
 import { PositiveSafeInteger } from './common';

@@ -1,18 +1,11 @@
 /**
- * What counts as text in every string field, decided once for names and messages alike. Lengths are
- * Unicode code points (what zod's length checks and JSON Schema's `maxLength` count: 🐶 is one).
- * Text must be well-formed Unicode — a lone surrogate cannot be stored as UTF-8 without DynamoDB
- * silently turning it into U+FFFD — and free of control characters: C0 (NUL, escapes …), DEL and C1
- * (U+0080–U+009F, which in real text are nearly always mis-decoded Windows-1252) break logs and UIs.
- * Multi-line fields may hold tab and line breaks (CR, LF). Not blank: something other than what
- * `String.prototype.trim` removes (JS `\s` is exactly that set).
+ * What counts as text in every string field. Lengths count code points. Well-formed Unicode (DynamoDB would turn a
+ * lone surrogate into U+FFFD) without control characters (C0, DEL, C1 break logs and UIs; multi-line fields may
+ * hold tab, CR, LF), and not blank (JS `\s`, what `trim` removes).
  *
- * All of it is one regular expression, so the OpenAPI document's `pattern` is the very check the
- * service runs and the two cannot disagree. It means the same with and without the `u` flag: ajv (and
- * so Prism) compile patterns with `u`, many generated clients with `new RegExp(pattern)`. Without `u`
- * a pattern sees UTF-16 code units, with it code points; so surrogates are matched only as a pair
- * (one code point either way) and every class excludes the surrogate range (under `u`, that range is
- * exactly the lone surrogates). No lookaround, and each step has one way to match: linear time.
+ * One regular expression, so the OpenAPI `pattern` is the very check the service runs. It means the same with and
+ * without the `u` flag (ajv uses it, many clients do not): surrogates match only as a pair, every class excludes
+ * the surrogate range. No lookaround, one way to match each step: linear time.
  */
 import * as z from 'zod/mini';
 
@@ -23,10 +16,7 @@ const SURROGATES = '\\ud800-\\udfff';
 /** A high surrogate then a low one. (Never `\udbff\udc00` side by side: under `u` two such escapes are one code point.) */
 const SURROGATE_PAIR = '[\\ud800-\\udbff][\\udc00-\\udfff]';
 
-/**
- * `^ space* visible any* $`: allowed whitespace, then one allowed character that is not whitespace,
- * then anything allowed. `[^\S…]` is "whitespace but not these".
- */
+/** `^ space* visible any* $`; `[^\S…]` is "whitespace but not these". */
 export function textPattern(multiline: boolean): RegExp {
   const controls = multiline ? CONTROLS_EXCEPT_TAB_AND_LINE_BREAKS : ALL_CONTROLS;
   const space = `[^\\S${controls}]`;

@@ -8,27 +8,10 @@ import { isConditionFailure } from './conditional-put';
 /** Why a create was refused: the account's cap on active keys, its keys per day, or its deletion. */
 export type CreateRefusal = 'limit_reached' | 'daily_limit_reached' | 'closed';
 
-/** A signed-in user's keys (the account API): creating under the caps, revoking, closing the account. Listing is ApiKeyRepository.listedForAccount. */
-export interface AccountKeys {
-  /**
-   * The new key, or why none was created: MAX_ACTIVE_KEYS_PER_ACCOUNT active keys already, MAX_KEYS_CREATED_PER_DAY
-   * created today (UTC), or the account was deleted (its access tokens stay valid until they expire).
-   */
-  create(accountId: string, description: string, now: Date): Promise<IssuedApiKey | CreateRefusal>;
-  /** The revoked key, or undefined when the account lists no key with this id (another account's included). */
-  revoke(accountId: string, keyId: string, at: Date): Promise<ApiKeyRecord | undefined>;
-  /** Revokes every key of the account and marks it closed, so no key can be created for it again; returns how many were revoked. */
-  close(accountId: string, at: Date): Promise<number>;
-}
+/** A slot without an active key is freed at the cap once older than this: longer than any request plus index lag. */
+const SLOT_REPAIR_AFTER_MS = 60_000;
 
-/**
- * A slot a crashed request claimed but never filled (or a revocation that never released its slot) is
- * freed when the account is at its cap, once older than this: longer than any request can run (the
- * function timeout is 10 s) plus the account index's replication lag.
- */
-export const SLOT_REPAIR_AFTER_MS = 60_000;
-
-/** A slot names its key completely, hash included, so closing the account can revoke a key whose record is not stored yet. */
+/** A slot names its key, hash included, so closing the account can revoke a key whose record is not stored yet. */
 const slotOf = (record: Pick<ApiKeyRecord, 'createdAt' | 'keyId' | 'keyHash'>): string =>
   `${record.createdAt}|${record.keyId}|${record.keyHash}`;
 function keyOfSlot(slot: string): Pick<ApiKeyRecord, 'createdAt' | 'keyId' | 'keyHash'> {
@@ -46,23 +29,17 @@ interface AccountItem {
 }
 
 /**
- * The caps without transactions (dynalite, one of the two local engines, has none): each account has one
- * item in the accounts table. Its string set `activeKeys` holds a slot per active key, and `createdDay` /
- * `createdCount` count today's creates. Creating a key first claims a slot and a count with one conditional
- * update (under both caps, account open), so concurrent creates can never pass either, then writes the key;
- * revoking writes the key, then releases the slot. A crash between the two writes can only leave a slot
- * taken without an active key (never an active key without a slot); such slots are repaired when they
- * would block a create.
+ * A signed-in user's keys under the caps, without transactions (dynalite has none): the account's item holds a
+ * slot per active key (`activeKeys`) and today's creates (`createdDay`, `createdCount`). A create claims a slot
+ * and a count in one conditional update, then writes the key; a revoke writes the key, then frees the slot. A
+ * crash between the two can only leave a slot without an active key, repaired when it would block a create.
  *
- * Closing revokes every key first (the slots, read consistently, and what the account index lists), then marks
- * the account closed and reads its slots in the same atomic update, so every create that got past its claim
- * meanwhile is in that set and revoked too; each by hash, ahead of its record if that is not stored yet (the
- * record's put then fails and reads a revoked key). A create after the update is refused at its claim. No index
- * read alone decides which keys die, so index lag cannot hide one. In that order, a close cut at any step (a
- * timeout, a crash) leaves the account open, or closed with every key it had before refused (only a key created
- * during the cut close itself may still work); the slots stay, so a repeated close revokes them and finishes.
+ * Closing revokes every key (the slots, read consistently, and the index's), then marks the account closed and
+ * reads its slots in the same update, so a create that claimed meanwhile is revoked too, by hash, ahead of its
+ * record if need be (its put then reads a revoked key); later creates are refused at their claim. Cut at any step,
+ * a close leaves the account open, or closed with every earlier key refused; a repeated close finishes it.
  */
-export class DynamoAccountKeys implements AccountKeys {
+export class DynamoAccountKeys {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly keys: ApiKeyRepository,
@@ -71,6 +48,7 @@ export class DynamoAccountKeys implements AccountKeys {
     private readonly maxCreatedPerDay: number = MAX_KEYS_CREATED_PER_DAY,
   ) {}
 
+  /** The new key, or why none was created: the active-key cap, the day's creates (UTC), or a deleted account. */
   async create(accountId: string, description: string, now: Date): Promise<IssuedApiKey | CreateRefusal> {
     const issued = issueApiKey({ accountId, description, now });
     const claimed = await this.claim(accountId, slotOf(issued.record), now);
@@ -86,6 +64,7 @@ export class DynamoAccountKeys implements AccountKeys {
     return stored.revokedAt === undefined ? issued : 'closed';
   }
 
+  /** The revoked key, or undefined when the account lists no key with this id. */
   async revoke(accountId: string, keyId: string, at: Date): Promise<ApiKeyRecord | undefined> {
     const record = (await this.keys.listedForAccount(accountId, at)).find((candidate) => candidate.keyId === keyId);
     if (!record) return undefined;
@@ -95,6 +74,7 @@ export class DynamoAccountKeys implements AccountKeys {
     return revoked;
   }
 
+  /** Revokes every key of the account and closes it for good; answers how many were revoked. */
   async close(accountId: string, at: Date): Promise<number> {
     const done = new Set<string>();
     const revokeEach = async (keys: readonly Pick<ApiKeyRecord, 'createdAt' | 'keyId' | 'keyHash'>[]): Promise<number> => {
@@ -122,10 +102,7 @@ export class DynamoAccountKeys implements AccountKeys {
     return revoked + (await revokeEach(slotsOf(Attributes)));
   }
 
-  /**
-   * Takes a slot and counts a create, unless the account is at a cap or closed; taking the same slot again
-   * (an SDK retry) passes the active cap. The day's count starts over with the first create of a UTC day.
-   */
+  /** Takes a slot and counts a create unless at a cap or closed (an SDK retry's same slot passes); per UTC day. */
   private async claim(accountId: string, slot: string, now: Date): Promise<'claimed' | CreateRefusal> {
     const today = utcDay(now);
     const underCap = '(attribute_not_exists(activeKeys) OR size(activeKeys) < :max OR contains(activeKeys, :slot))';
@@ -150,7 +127,7 @@ export class DynamoAccountKeys implements AccountKeys {
     return 'limit_reached';
   }
 
-  /** Runs a conditional update of the account's item: false when its condition did not hold. */
+  /** A conditional update of the account's item: false when its condition did not hold. */
   private async update(
     accountId: string,
     input: Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeValues'>,
@@ -173,10 +150,7 @@ export class DynamoAccountKeys implements AccountKeys {
     });
   }
 
-  /**
-   * After a refused claim: why, read consistently. At the active cap, slots older than SLOT_REPAIR_AFTER_MS
-   * whose key is missing or revoked are freed first; undefined when the claim may be tried again.
-   */
+  /** Why a claim was refused, read consistently; at the cap, stale slots are freed first (undefined: try again). */
   private async refusal(accountId: string, now: Date): Promise<CreateRefusal | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.accountsTable, Key: { accountId }, ConsistentRead: true }));
     const account = Item as AccountItem | undefined;

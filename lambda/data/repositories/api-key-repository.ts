@@ -10,80 +10,33 @@ import { isConditionFailure, putIf } from './conditional-put';
 import { readPages } from './read-pages';
 import type { ApiKeyRecord } from '#auth/key-record';
 
-export interface ApiKeyRepository {
-  findByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
-  /** Stores a new key's record and answers the record as stored: revoked when the account was closed first (see revokeOwned). */
-  create(record: ApiKeyRecord): Promise<ApiKeyRecord>;
-  list(): Promise<ApiKeyRecord[]>;
-  /** Returns the revoked record, or undefined when no key has this id. Revoking twice keeps the first time. */
-  revoke(keyId: string, at: Date): Promise<ApiKeyRecord | undefined>;
-  /**
-   * What the account API shows of an account at `now`: its active keys and, newest first, at most
-   * LISTED_REVOKED_KEYS_MAX keys revoked within REVOKED_KEYS_LISTED_FOR_DAYS. One bounded Query, whatever the
-   * account's history (eventually consistent, like every index read).
-   */
-  listedForAccount(accountId: string, now: Date): Promise<ApiKeyRecord[]>;
-  /** The account's active keys: a Query that reads nothing else. */
-  activeForAccount(accountId: string): Promise<ApiKeyRecord[]>;
-  /**
-   * Revokes a key of this account; revoking twice keeps the first time. With `upsert`, a key whose record
-   * is not stored yet is revoked ahead of its creation (closing an account races with its creates).
-   * Undefined when the key belongs to another account, or (without `upsert`) when there is none.
-   */
-  revokeOwned(
-    record: Pick<ApiKeyRecord, 'keyHash' | 'accountId' | 'keyId' | 'createdAt'>,
-    at: Date,
-    options?: { readonly upsert?: boolean },
-  ): Promise<ApiKeyRecord | undefined>;
-  /**
-   * Notes that a key was just accepted, at most once per LAST_USED_RESOLUTION_MS: nothing is written
-   * when the record read says it was used recently, and a conditional write keeps concurrent callers
-   * from writing more often. Best effort: never rejects (a lost timestamp must not fail a request).
-   */
-  recordUse(record: Pick<ApiKeyRecord, 'keyHash' | 'lastUsedAt'>, at: Date): Promise<void>;
-}
-
 /**
- * The account index's sort key. An active key sorts after every date, a revoked one stays listed until
- * REVOKED_KEYS_LISTED_FOR_DAYS after its revocation; TTL (`expiresAt`, the same moment) then deletes it.
- * So listing reads only what it shows, and an account's history never grows past what it may list.
+ * The account index's sort key: an active key sorts after every date, a revoked one stays listed until
+ * REVOKED_KEYS_LISTED_FOR_DAYS after its revocation, when TTL (`expiresAt`) deletes it. So listing reads only
+ * what it shows, and an account's history never grows past what it may list.
  */
 const LISTED_UNTIL = 'listedUntil';
 const ACTIVE = '9999-12-31T23:59:59.999Z';
-const EXPIRES_AT = 'expiresAt';
 const DAY_MS = 24 * 60 * 60 * 1000;
-const listedUntil = (revokedAt: Date): Date => new Date(revokedAt.getTime() + REVOKED_KEYS_LISTED_FOR_DAYS * DAY_MS);
 
 /** The record without the attributes only the table needs. */
 function recordOf(item: Record<string, unknown>): ApiKeyRecord {
-  const { [LISTED_UNTIL]: _listedUntil, [EXPIRES_AT]: _expiresAt, ...record } = item;
+  const { [LISTED_UNTIL]: _listedUntil, expiresAt: _expiresAt, ...record } = item;
   return record as unknown as ApiKeyRecord;
 }
 
-/** The SET clause of a revocation: its time, and from then on the listing's and TTL's deadline. */
-function revocation(at: Date): { readonly update: string; readonly values: Record<string, unknown> } {
-  const until = listedUntil(at);
-  return {
-    update: `SET revokedAt = :at, ${LISTED_UNTIL} = :until, ${EXPIRES_AT} = :expires`,
-    values: { ':at': at.toISOString(), ':until': until.toISOString(), ':expires': Math.ceil(until.getTime() / 1000) },
-  };
+/** What revoking at `at` writes: its time, and from then on the listing's and TTL's deadline. */
+function revocation(at: Date): Record<string, string | number> {
+  const until = new Date(at.getTime() + REVOKED_KEYS_LISTED_FOR_DAYS * DAY_MS);
+  return { revokedAt: at.toISOString(), [LISTED_UNTIL]: until.toISOString(), expiresAt: Math.ceil(until.getTime() / 1000) };
 }
 
-/**
- * A key as the table keeps it once revoked at `revokedAt`: for tools that write an account's history directly
- * (the bench, tests), so they store exactly what revoking stores.
- */
-export function revokedKeyItem(record: ApiKeyRecord, revokedAt: Date): Record<string, unknown> {
-  const until = listedUntil(revokedAt);
-  return {
-    ...record,
-    revokedAt: revokedAt.toISOString(),
-    [LISTED_UNTIL]: until.toISOString(),
-    [EXPIRES_AT]: Math.ceil(until.getTime() / 1000),
-  };
-}
+/** A key as the table keeps it once revoked: for the bench and tests, which write an account's history directly. */
+export const revokedKeyItem = (record: ApiKeyRecord, revokedAt: Date): Record<string, unknown> => ({ ...record, ...revocation(revokedAt) });
 
-export class DynamoApiKeyRepository implements ApiKeyRepository {
+export type ApiKeyRepository = DynamoApiKeyRepository;
+
+export class DynamoApiKeyRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -96,9 +49,9 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
   }
 
   /**
-   * Stores a new key's record. A 256-bit random key cannot collide with another, so when the condition
-   * fails the record under the hash can only be this one, put by an SDK retry after a lost answer: that
-   * is success, told apart by the record's random keyId; anything else is refused.
+   * Stores a new key's record and answers it as stored: revoked when the account was closed first (revokeOwned).
+   * A 256-bit random key cannot collide, so a failed condition can only mean an SDK retry of this very put
+   * (told apart by the random keyId): that is success; anything else is refused.
    */
   async create(record: ApiKeyRecord): Promise<ApiKeyRecord> {
     const outcome = await putIf(
@@ -121,6 +74,10 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
     return items.map(recordOf).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
+  /**
+   * What the account API shows at `now`: the active keys and, newest first, at most LISTED_REVOKED_KEYS_MAX keys
+   * revoked within REVOKED_KEYS_LISTED_FOR_DAYS. One bounded Query (eventually consistent, like every index read).
+   */
   async listedForAccount(accountId: string, now: Date): Promise<ApiKeyRecord[]> {
     const { Items = [] } = await this.db.send(
       new QueryCommand({
@@ -139,6 +96,7 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
     return [...active, ...revoked].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
+  /** The account's active keys: a Query that reads nothing else. */
   async activeForAccount(accountId: string): Promise<ApiKeyRecord[]> {
     const items = await readPages(({ startKey }) =>
       this.db.send(
@@ -154,12 +112,17 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
     return items.map(recordOf);
   }
 
+  /**
+   * Revokes a key of this account; revoking twice keeps the first time. With `upsert`, a key whose record is not
+   * stored yet is revoked ahead of its creation (closing an account races with its creates). Undefined when the
+   * key is another account's, or (without `upsert`) when there is none.
+   */
   async revokeOwned(
     record: Pick<ApiKeyRecord, 'keyHash' | 'accountId' | 'keyId' | 'createdAt'>,
     at: Date,
     { upsert = false }: { readonly upsert?: boolean } = {},
   ): Promise<ApiKeyRecord | undefined> {
-    const { update, values } = revocation(at);
+    const revoked = Object.entries(revocation(at));
     const owned = 'accountId = :accountId AND attribute_not_exists(revokedAt)';
     try {
       const { Attributes } = await this.db.send(
@@ -167,12 +130,12 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
           TableName: this.tableName,
           Key: { keyHash: record.keyHash },
           // An upsert writes what the record's creation would have: its put then fails and reads a revoked key.
-          UpdateExpression: upsert
-            ? `${update}, accountId = :accountId, keyId = :keyId, createdAt = if_not_exists(createdAt, :createdAt)`
-            : update,
+          UpdateExpression:
+            `SET ${revoked.map(([name]) => `${name} = :${name}`).join(', ')}` +
+            (upsert ? ', accountId = :accountId, keyId = :keyId, createdAt = if_not_exists(createdAt, :createdAt)' : ''),
           ConditionExpression: upsert ? `attribute_not_exists(keyHash) OR (${owned})` : owned,
           ExpressionAttributeValues: {
-            ...values,
+            ...Object.fromEntries(revoked.map(([name, value]) => [`:${name}`, value])),
             ':accountId': record.accountId,
             ...(upsert ? { ':keyId': record.keyId, ':createdAt': record.createdAt } : {}),
           },
@@ -188,11 +151,15 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
     }
   }
 
+  /**
+   * Notes that a key was just accepted, at most once per LAST_USED_RESOLUTION_MS (the condition keeps concurrent
+   * callers from writing more often). Never rejects: a lost timestamp must not fail a request.
+   */
   async recordUse(record: Pick<ApiKeyRecord, 'keyHash' | 'lastUsedAt'>, at: Date): Promise<void> {
     const staleBefore = new Date(at.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
     if (record.lastUsedAt !== undefined && record.lastUsedAt > staleBefore) return;
-    try {
-      await this.db.send(
+    await this.db
+      .send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { keyHash: record.keyHash },
@@ -200,12 +167,11 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
           ConditionExpression: 'attribute_exists(keyHash) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :staleBefore)',
           ExpressionAttributeValues: { ':at': at.toISOString(), ':staleBefore': staleBefore },
         }),
-      );
-    } catch {
-      // Another instance wrote it first (condition failed), or DynamoDB is out of reach: the time is approximate anyway.
-    }
+      )
+      .catch(() => undefined);
   }
 
+  /** Operator path: the revoked record, or undefined when no key has this id. Revoking twice keeps the first time. */
   async revoke(keyId: string, at: Date): Promise<ApiKeyRecord | undefined> {
     const record = (await this.list()).find((candidate) => candidate.keyId === keyId);
     if (!record) return undefined;

@@ -13,15 +13,10 @@ export interface Condition {
   readonly values?: Record<string, unknown>;
 }
 
-export type ConditionalPut = { readonly written: true } | { readonly written: false; readonly current?: Record<string, unknown> };
+type ConditionalPut = { readonly written: true } | { readonly written: false; readonly current?: Record<string, unknown> };
 
-/**
- * The attribute that tells one write attempt from every other: a random value drawn when an item is
- * prepared, stored with it and never returned to clients. Two different requests may prepare items
- * that are otherwise equal (same body, same millisecond, same drawn key); only the token says whose
- * item a key holds.
- */
-export const WRITE_TOKEN = 'writeToken';
+/** A random value per prepared item, never answered: two otherwise equal items of two requests tell apart by it. */
+const WRITE_TOKEN = 'writeToken';
 
 export type Tokened<T> = T & { readonly [WRITE_TOKEN]: string };
 
@@ -30,10 +25,7 @@ export const withWriteToken = <T extends object>(item: T): Tokened<T> => ({
   [WRITE_TOKEN]: randomBytes(16).toString('base64url'),
 });
 
-/**
- * Writes `item` if `condition` holds; otherwise reads, consistently, the item that stands in its
- * place (none if it went away meanwhile), so the caller can tell why the condition failed.
- */
+/** Writes `item` if `condition` holds; otherwise reads, consistently, the item in its place (if any) to tell why. */
 export async function putIf(
   db: DynamoDBDocumentClient,
   tableName: string,
@@ -64,11 +56,8 @@ export const isSameWrite = (current: Record<string, unknown> | undefined, item: 
   current !== undefined && current[WRITE_TOKEN] === item[WRITE_TOKEN];
 
 /**
- * Writes a new item unless its key is taken. The SDK retries a put whose response was lost (timeout,
- * reset connection) although DynamoDB may already have stored it; that retry then fails its
- * condition on our own item. The item's write token tells the two cases apart, so a lost response is
- * neither a duplicate (a retry under a new key) nor a false failure — and another request's item,
- * however equal, is never mistaken for ours.
+ * Writes a new item unless its key is taken. An SDK retry of a put whose answer was lost fails its condition on our
+ * own item: the write token tells that apart from another request's item, however equal.
  */
 export async function putIfAbsent(
   db: DynamoDBDocumentClient,

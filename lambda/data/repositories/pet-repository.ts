@@ -4,9 +4,9 @@ import { newPetId } from '../pet-ids';
 import type { NewPet } from '#contract/schemas/pet';
 import type { Pet } from '#contract/schemas/pet-response';
 import { DEFAULT_PET_STATUS, type PetStatus } from '#contract/schemas/pet-status';
-import { withWriteToken, type Tokened } from './conditional-put';
+import { withWriteToken } from './conditional-put';
 import { readPages } from './read-pages';
-import { createItem, type CreateOptions, type CreateTarget, type IdempotencyClaim, type Written } from './write-once';
+import { creator, type CreateOptions, type IdempotencyClaim, type Written } from './write-once';
 
 /** The position after the last pet of a page (http/page-cursor.ts gives it its wire form). */
 export interface PageCursor {
@@ -14,81 +14,51 @@ export interface PageCursor {
   readonly status?: PetStatus;
 }
 
-export interface PetPage {
+/** A page of pets, and where the next one starts (absent on the last page). */
+interface PetPage {
   readonly pets: Pet[];
-  /** Where the next page starts; absent on the last page. */
   readonly next?: PageCursor;
-}
-
-export interface ListPetsOptions {
-  readonly limit: number;
-  readonly status?: PetStatus;
-  readonly after?: PageCursor;
-}
-
-/** The store of pets, as the handlers see it: domain data in, domain data out. */
-export interface PetRepository {
-  /**
-   * Stores a new pet with a fresh id. With a claim (`Idempotency-Key`), once per claim: a repeat
-   * returns the pet the first request stored, marked as replayed, whatever became of that request.
-   */
-  create(pet: NewPet, claim?: IdempotencyClaim): Promise<Written<Pet>>;
-  get(id: number): Promise<Pet | undefined>;
-  list(options: ListPetsOptions): Promise<PetPage>;
 }
 
 /** A fresh id collides only when two creates draw the same 12 random bits in the same millisecond. */
 const MAX_CREATE_ATTEMPTS = 5;
 
-/** The attributes of a stored pet that make a Pet; the rest (createdAt, writeToken) stays in the table. */
-const PET_ATTRIBUTES = ['id', 'name', 'categoryId', 'status'] as const satisfies readonly (keyof Pet)[];
-
 /** Reads only what a Pet carries (`name` and `status` are DynamoDB reserved words, hence the names). */
+const PET_ATTRIBUTES = ['id', 'name', 'categoryId', 'status'] as const satisfies readonly (keyof Pet)[];
 export const PET_PROJECTION = {
   ProjectionExpression: PET_ATTRIBUTES.map((name) => `#${name}`).join(', '),
   ExpressionAttributeNames: Object.fromEntries(PET_ATTRIBUTES.map((name) => [`#${name}`, name])),
 };
 
-type PetItem = Tokened<Pet & { createdAt: string; [PETS_STATUS_SHARD_ATTRIBUTE]: string }>;
-
+/** A stored pet without what stays in the table (createdAt, writeToken, the shard). */
 const toPet = (item: Record<string, unknown>): Pet => {
   const { id, name, categoryId, status } = item as Pet;
   return { id, name, categoryId, status };
 };
 
-export type PetRepositoryOptions = CreateOptions<number>;
-
-export class DynamoPetRepository implements PetRepository {
-  readonly #nextId: () => number;
-  readonly #now: () => Date;
-  readonly #target: CreateTarget;
+/** The store of pets, as the handlers see it: domain data in, domain data out. */
+export class DynamoPetRepository {
+  readonly #create: ReturnType<typeof creator<number>>;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    { nextId = newPetId, idempotencyTable, now = () => new Date() }: PetRepositoryOptions = {},
+    options: CreateOptions<number> = {},
   ) {
-    this.#nextId = nextId;
-    this.#now = now;
-    this.#target = { db, tableName, keyName: 'id', recordsTable: idempotencyTable };
+    this.#create = creator(db, tableName, newPetId, options, { maxAttempts: MAX_CREATE_ATTEMPTS, keyDescription: 'pet id' });
   }
 
-  #newItem(newPet: NewPet): PetItem {
-    const id = this.#nextId();
-    const status = newPet.status ?? DEFAULT_PET_STATUS;
-    return withWriteToken({
-      id,
-      name: newPet.name,
-      categoryId: newPet.categoryId,
-      status,
-      createdAt: this.#now().toISOString(),
-      [PETS_STATUS_SHARD_ATTRIBUTE]: statusShardOf(status, id),
-    });
-  }
-
+  /**
+   * Stores a new pet with a fresh id. With a claim (`Idempotency-Key`), once per claim: a repeat returns the
+   * pet the first request stored, marked as replayed, whatever became of that request.
+   */
   async create(newPet: NewPet, claim?: IdempotencyClaim): Promise<Written<Pet>> {
-    const limits = { maxAttempts: MAX_CREATE_ATTEMPTS, keyDescription: 'pet id' };
-    const { value, replayed } = await createItem(this.#target, () => this.#newItem(newPet), claim, limits);
+    const { name, categoryId, status = DEFAULT_PET_STATUS } = newPet;
+    const { value, replayed } = await this.#create(
+      (id, createdAt) =>
+        withWriteToken({ id, name, categoryId, status, createdAt, [PETS_STATUS_SHARD_ATTRIBUTE]: statusShardOf(status, id) }),
+      claim,
+    );
     return { value: toPet(value), replayed };
   }
 
@@ -101,14 +71,20 @@ export class DynamoPetRepository implements PetRepository {
   }
 
   /**
-   * Reads one item more than the page so the last page is known as such (no trailing empty page). The
-   * unfiltered listing is a Scan in DynamoDB's own order; the status filter queries every shard of the
-   * status index for the ids after the cursor, in parallel, and merges them by id. Each shard is read
-   * for at most `limit + 1` pets: a shard's later pets cannot be among the page's, since its own first
-   * `limit + 1` already come before them. Both stop after the page: the cost grows with `limit` and the
-   * shard count, never with the table.
+   * Reads one item more than the page, so the last page is known as such. Unfiltered: a Scan in DynamoDB's order.
+   * By status: every shard of the status index is queried in parallel for at most `limit + 1` pets after the
+   * cursor (a shard's later pets cannot be on this page), merged by id. The cost grows with `limit` and the shard
+   * count, never with the table.
    */
-  async list({ limit, status, after }: ListPetsOptions): Promise<PetPage> {
+  async list({
+    limit,
+    status,
+    after,
+  }: {
+    readonly limit: number;
+    readonly status?: PetStatus;
+    readonly after?: PageCursor;
+  }): Promise<PetPage> {
     const wanted = limit + 1;
     const items = status ? await this.#fromShards(status, wanted, after?.lastId) : await this.#scan(wanted, after?.lastId);
     const pets = items.slice(0, limit).map(toPet);
@@ -117,40 +93,30 @@ export class DynamoPetRepository implements PetRepository {
   }
 
   async #fromShards(status: PetStatus, wanted: number, afterId: number | undefined): Promise<Record<string, unknown>[]> {
-    const shards = statusShardKeys(status);
     const pages = await Promise.all(
-      shards.map((shard) => this.#queryKey(PETS_STATUS_INDEX, PETS_STATUS_SHARD_ATTRIBUTE, shard, wanted, afterId)),
+      statusShardKeys(status).map((shard) =>
+        readPages(
+          ({ startKey, limit }) =>
+            this.db.send(
+              new QueryCommand({
+                TableName: this.tableName,
+                IndexName: PETS_STATUS_INDEX,
+                Limit: limit,
+                ExclusiveStartKey: startKey,
+                KeyConditionExpression: afterId === undefined ? '#key = :key' : '#key = :key AND #id > :after',
+                ...PET_PROJECTION,
+                ExpressionAttributeNames: { ...PET_PROJECTION.ExpressionAttributeNames, '#key': PETS_STATUS_SHARD_ATTRIBUTE },
+                ExpressionAttributeValues: { ':key': shard, ...(afterId === undefined ? {} : { ':after': afterId }) },
+              }),
+            ),
+          { wanted },
+        ),
+      ),
     );
     return pages
       .flat()
       .sort((a, b) => (a.id as number) - (b.id as number))
       .slice(0, wanted);
-  }
-
-  /** Up to `wanted` pets of one index key after `afterId`, in id order. */
-  async #queryKey(
-    index: string,
-    keyName: string,
-    key: string,
-    wanted: number,
-    afterId: number | undefined,
-  ): Promise<Record<string, unknown>[]> {
-    return readPages(
-      ({ startKey, limit }) =>
-        this.db.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: index,
-            Limit: limit,
-            ExclusiveStartKey: startKey,
-            KeyConditionExpression: afterId === undefined ? '#key = :key' : '#key = :key AND #id > :after',
-            ...PET_PROJECTION,
-            ExpressionAttributeNames: { ...PET_PROJECTION.ExpressionAttributeNames, '#key': keyName },
-            ExpressionAttributeValues: { ':key': key, ...(afterId === undefined ? {} : { ':after': afterId }) },
-          }),
-        ),
-      { wanted },
-    );
   }
 
   async #scan(wanted: number, afterId: number | undefined): Promise<Record<string, unknown>[]> {

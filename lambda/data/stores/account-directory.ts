@@ -2,10 +2,7 @@ import { USER_POOL_ID_ENV } from '#shared/accounts';
 import { cognitoClient } from '../cognito-client';
 import { CognitoAccountDirectory, type AccountDirectory } from '../repositories/account-directory';
 
-/**
- * The user pool (a store: see ./pets.ts). Its client is made on first use: only deleteAccount talks to
- * Cognito, and only once a caller got past the token check.
- */
+/** The user pool (a store: see ./pets.ts), its client made on first use, past the token check. */
 export function accountDirectory(): AccountDirectory {
   let directory: AccountDirectory | undefined;
   return {

@@ -1,8 +1,4 @@
-/**
- * Stores are the one way a handler gets its data: a repository on the tables this function's
- * environment names (the stack or the local server sets it; shared/table-access.ts decides which tables a
- * function may use). One small module per store, so a function's bundle holds only its own.
- */
+/** Stores: a handler's repositories on the tables its environment names; one module each, so bundles hold their own. */
 import { tableName } from '../table-name';
 import { documentClient } from '../dynamodb-client';
 import { DynamoPetRepository } from '../repositories/pet-repository';

@@ -4,14 +4,10 @@ import { ApiError } from '#contract/errors';
 import { parseMediaType } from '#shared/media-type';
 
 /**
- * The spec: 400 when "the content type is not `application/json`". Exactly that type, with any
- * parameters in any case and spacing RFC 9110 allows; `+json` types such as `application/problem+json`
- * are other types and are refused, and so is a value that is no media type at all (`application/json;
- * charset`). The body is read as UTF-8 (RFC 8259), so every `charset` parameter sent must say so.
- * Parsed by the same strict grammar the contract tests read requests with (shared/media-type.ts): the
- * `content-type` package accepted malformed parameters and let the first of two charsets win.
+ * The spec's 400 unless "the content type is `application/json`": exactly that type (not `+json`), by RFC 9110's
+ * grammar (shared/media-type.ts), every `charset` saying UTF-8 (the body is read so).
  */
-export function isJsonMediaType(header: string | undefined): boolean {
+function isJsonMediaType(header: string | undefined): boolean {
   const media = header === undefined ? undefined : parseMediaType(header);
   return (
     media?.essence === 'application/json' &&
@@ -21,12 +17,7 @@ export function isJsonMediaType(header: string | undefined): boolean {
 
 let utf8: InstanceType<typeof TextDecoder> | undefined;
 
-/**
- * Runs before Middy's JSON body parser (whose own check accepts every `+json` type): refuses any
- * other media type, and turns a body the gateway passed base64-encoded (bytes that are not text) into
- * text only if it is valid UTF-8. Decoding with replacement would store `caf\uFFFD` for `caf\xE9`:
- * never change what the client sent, refuse it instead.
- */
+/** Refuses other media types, and decodes a base64 body only if valid UTF-8: never store `\uFFFD` for a client's byte. */
 export const jsonTextBody = (): MiddlewareObj<APIGatewayProxyEventV2> => ({
   before: ({ event }) => {
     if (!isJsonMediaType(event.headers['content-type'])) {

@@ -18,11 +18,7 @@ interface SdkErrorShape {
   $metadata?: { httpStatusCode?: unknown };
 }
 
-/**
- * DynamoDB throttled, failing or out of reach after the SDK's own retries: the client may retry
- * later. Judged from the SDK's error shape rather than `instanceof`, because transport errors may
- * come from another realm (and then arrive wrapped, with only `$metadata` left to tell).
- */
+/** Throttled, failing or out of reach after the SDK's retries, judged by shape: transport errors may come wrapped. */
 function isUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { name, $fault, $metadata } = error as SdkErrorShape;
@@ -32,7 +28,7 @@ function isUnavailable(error: unknown): boolean {
   return $metadata !== undefined && $metadata.httpStatusCode === undefined;
 }
 
-export interface Classified {
+interface Classified {
   readonly apiError: ApiError;
   /** What to log about it, if anything (failures on our side, never the client's mistakes). */
   readonly log?: { readonly level: LogLevel; readonly message: string; readonly fields: Record<string, unknown> };
@@ -55,14 +51,11 @@ export function classify(error: unknown): Classified {
   };
 }
 
-export function errorResponse(error: ApiError): HttpResponse {
+function errorResponse(error: ApiError): HttpResponse {
   return jsonResponse(error.status, { code: error.code, message: error.message, status: error.status }, { ...error.headers });
 }
 
-/**
- * Registered last so that, on the way out, it runs first: every error leaves as the spec's body, whose `code`
- * the request's line then reports (lambda/http/http-handler.ts). Never logs headers, keys or bodies.
- */
+/** Registered last, so it runs first on the way out: every error leaves as the spec's body. */
 export const mapErrors = (): MiddlewareObj<APIGatewayProxyEventV2> => ({
   onError: async (request) => {
     const { apiError, log: entry } = classify(request.error);

@@ -2,12 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ApiError } from '#contract/errors';
 
-/**
- * The first member name an object of `text` repeats, if any. Scans the JSON text token by token, skipping
- * strings that are values; text that is not well-formed JSON ends the scan (the JSON parser then refuses it).
- * Written by hand: about thirty lines, where a JSON parser that reports duplicates would be a dependency in
- * every cold start.
- */
+/** The first member name an object of `text` repeats, if any; malformed text ends the scan (JSON.parse refuses it). */
 export function repeatedMemberName(text: string): string | undefined {
   // One entry per open container: the names seen so far for an object, undefined for an array.
   const open: (Set<string> | undefined)[] = [];
@@ -49,10 +44,7 @@ export function repeatedMemberName(text: string): string | undefined {
   return undefined;
 }
 
-/**
- * JSON.parse keeps the last of two equal member names without a word (`{"name":"a","name":"b"}` stores `b`).
- * I-JSON (RFC 7493) forbids them, and a strict API should not guess which one the client meant: 400.
- */
+/** JSON.parse silently keeps the last of two equal names; I-JSON (RFC 7493) forbids them: 400. */
 export const uniqueMemberNames = (): MiddlewareObj<APIGatewayProxyEventV2> => ({
   before: ({ event }) => {
     const repeated = typeof event.body === 'string' ? repeatedMemberName(event.body) : undefined;

@@ -1,11 +1,7 @@
 /**
- * Stands in for `@aws-sdk/credential-provider-node` in the Lambda bundles (esbuild alias in
- * lib/bundling.ts). The SDK's default chain tries environment variables first and only then SSO,
- * ini files, credential processes, web identity and the container/instance metadata services;
- * Lambda always hands the function's role credentials over as environment variables (and sets no
- * AWS_PROFILE), so the chain always ends at its first link there. Bundling only that link gives the
- * same credentials while leaving the rest of the chain out of every cold start. Only the Lambda
- * bundles are aliased: the local server, tests and the keys CLI keep the SDK's full chain.
+ * Stands in for `@aws-sdk/credential-provider-node` in the Lambda bundles (lib/bundling.ts): Lambda hands the role's
+ * credentials over as environment variables, where the default chain always ends at its first link, so only that
+ * link is bundled. The local server, tests and the keys CLI keep the full chain.
  */
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 
