@@ -8,7 +8,7 @@ export type LambdaFunction = (event: unknown, context: Context) => Promise<unkno
 export interface GatewayFunctions {
   readonly authorizer: LambdaFunction;
   readonly notFound: LambdaFunction;
-  /** The account API's `$default` route (local/account-gateway.ts). */
+  /** The account API's `$default` route. */
   readonly accountNotFound?: LambdaFunction;
   /** Serves CORS preflights when the server is given origins (local/cors.ts). */
   readonly preflight: LambdaFunction;
