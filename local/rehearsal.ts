@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV, COGNITO_ENDPOINT_ENV, USER_POOL_ID_ENV } from '#shared/accounts';
+import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV, USER_POOL_ID_ENV } from '#shared/accounts';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { PREFLIGHT_ROUTE, type ApiName } from '#shared/routes';
 import { stackNameOf, type StageName } from '#shared/stages';
@@ -19,6 +19,7 @@ import type { FunctionName } from '#shared/table-access';
 import { TABLES } from '#shared/tables';
 import { startLocalAccounts } from './accounts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startLocalDynamoDb } from './dynamodb-engine';
+import { emulatorEnvironment } from './function-environment';
 import { gatewayFunctions, type LambdaFunction } from './functions';
 import { startLocalApi, type LocalApi } from './server';
 
@@ -170,14 +171,7 @@ export async function startRehearsal(stage: StageName, assemblyDir: string, cors
       if (local === undefined) throw new Error(`${id}: ${name} is ${JSON.stringify(value)}, which the rehearsal has no local value for`);
       return [name, local];
     };
-    // Lambda's own variables (its region, credentials), and where the emulators listen.
-    const environment = {
-      AWS_REGION: LOCAL_REGION,
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-      DYNAMODB_ENDPOINT: db.endpoint,
-      [COGNITO_ENDPOINT_ENV]: cognito.endpoint,
-    };
+    const environment = emulatorEnvironment(db.endpoint, cognito.endpoint);
 
     const sandbox = (id: string) => {
       type Fn = { Handler?: string; Timeout?: number; Code?: { S3Key?: string }; Environment?: { Variables?: object } };
