@@ -1,8 +1,6 @@
 /**
- * `npm run rehearse` (docs/testing.md): what `cdk deploy` would ship for a stage, on this machine. From the cloud
- * assembly: the template's tables (keys, indexes) and, behind the local gateway, the functions its routes reach, each
- * from its own asset with its handler, timeout and environment, in a worker thread of its own. A missing variable,
- * table, index or route then fails here rather than in an account.
+ * `npm run rehearse` (docs/testing.md): what `cdk deploy` would ship, on this machine, from the cloud assembly: the
+ * template's tables and, behind the local gateway, its routes' functions, each from its asset in a worker of its own.
  */
 import { CreateTableCommand, DynamoDBClient, waitUntilTableExists, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { AssetManifestArtifact, CloudAssembly } from 'aws-cdk-lib/cx-api';
@@ -25,10 +23,7 @@ import { startLocalApi, type LocalApi } from './server';
 
 type Resources = Record<string, { readonly Type: string; readonly Properties?: Record<string, unknown> }>;
 
-/**
- * A function's sandbox: a worker without tsx (execArgv), where the bundle loads with Node's own require as in Lambda
- * (its init phase: an error ends the worker). The context crosses without its functions; the deadline rebuilds them.
- */
+/** A function's sandbox: a worker without tsx, the bundle loaded with Node's require as in Lambda; the deadline rebuilds the context. */
 const SANDBOX = `const { parentPort, workerData: { dir, handler } } = require('node:worker_threads');
 const dot = handler.lastIndexOf('.');
 const run = require(require('node:path').join(dir, handler.slice(0, dot)))[handler.slice(dot + 1)];
