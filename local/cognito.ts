@@ -41,7 +41,6 @@ const POOL_NAME = 'petstore-local';
 const CLIENT_NAME = 'portal';
 
 export interface LocalCognito {
-  /** `http://127.0.0.1:PORT/` */
   readonly endpoint: string;
   readonly userPoolId: string;
   readonly clientId: string;
@@ -154,9 +153,8 @@ const PASSWORD_FIELDS: Readonly<Record<string, 'Password' | 'ProposedPassword'>>
 const CODE_SENT_SOMEWHERE = { CodeDeliveryDetails: { AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: 'e***@e***' } };
 
 /**
- * Targets wrapped where cognito-local differs from Cognito: it stores any password, has no ResendConfirmationCode,
- * tells who has an account through ForgotPassword, resets an unconfirmed user's password, and allows what the
- * stage's web ACL blocks.
+ * Where cognito-local differs from Cognito: it takes any password, has no ResendConfirmationCode, its ForgotPassword
+ * tells who has an account and resets an unconfirmed one, and it has no web ACL.
  */
 function withCognitoRules(own: Router, services: Services): Router {
   const userOf = async (ctx: Context, request: PasswordRequest) => {

@@ -90,7 +90,7 @@ function collectQuery(rawQueryString: string): Record<string, string> | undefine
 }
 
 const TEXT_CONTENT_TYPE = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|x-www-form-urlencoded)\b)/i;
-// ignoreBOM: a leading byte order mark is passed on as the client sent it, not silently dropped.
+// ignoreBOM: a leading byte order mark is passed on as the client sent it.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Text bodies travel as strings, anything else (or invalid UTF-8) base64-encoded, as in API Gateway. */
@@ -100,7 +100,7 @@ function encodeBody(body: Buffer, contentType: string | undefined): { body?: str
     try {
       return { body: utf8.decode(body), isBase64Encoded: false };
     } catch {
-      // not UTF-8: pass it on untouched, base64-encoded
+      // not UTF-8: base64-encoded below
     }
   }
   return { body: body.toString('base64'), isBase64Encoded: true };
@@ -114,7 +114,6 @@ function clfTime(date: Date): string {
 
 export const gatewayRequestId = (): string => randomBytes(12).toString('base64');
 
-/** What an event is built from: a Node request, or what fetchThrough makes of a fetch one. */
 type GatewayRequest = Pick<IncomingMessage, 'url' | 'method' | 'rawHeaders' | 'httpVersion'> & {
   readonly socket: { readonly localPort?: number | undefined };
 };
@@ -277,10 +276,7 @@ async function jwtAuthorization(authorize: JwtAuthorizer | undefined, event: API
   return verdict.ok ? { jwt: verdict.jwt } : gatewayAnswer(401, { 'www-authenticate': verdict.challenge });
 }
 
-/**
- * One request through the emulated gateway: the API's authorizer, then the route's function or the API's `$default`.
- * `account` routes the request to the account API, behind the JWT authorizer.
- */
+/** One request: the API's authorizer (the JWT one for the `account` API), then the route's function or `$default`. */
 export async function dispatch(
   functions: GatewayFunctions,
   event: APIGatewayProxyEventV2,

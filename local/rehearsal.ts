@@ -152,8 +152,7 @@ export async function startRehearsal(stage: StageName, assemblyDir: string, cors
     stops.push(() => rmSync(unpacked, { recursive: true, force: true }));
     writeFileSync(join(unpacked, 'package.json'), '{"type":"commonjs"}');
 
-    // The one mapping of what the template leaves to CloudFormation: a table's `Ref` is the local table named after
-    // its logical id; these user-pool tokens take cognito-local's values; any other token refuses, naming itself.
+    // What the template leaves to CloudFormation: a table's `Ref` is its logical id, the pool's tokens cognito-local's.
     const { cognito } = accounts;
     const tokens: Record<string, string> = {
       [USER_POOL_ID_ENV]: cognito.userPoolId,

@@ -65,20 +65,16 @@ function answer(running: FunctionsWorker, reply: Extract<WorkerReply, { id: numb
   running.calls.delete(reply.id);
   if ('error' in reply) call?.fail(new Error(reply.error));
   else call?.done(reply.result);
+  endIfIdle(running);
+}
+
+/** A retired worker ends once its last invocation has answered (or timed out). */
+function endIfIdle(running: FunctionsWorker): void {
   if (running.state === 'retired' && running.calls.size === 0) void running.worker.terminate();
 }
 
-/** Ends now, or once its last invocation has answered (or timed out). */
-function retire(old: FunctionsWorker): void {
-  old.state = 'retired';
-  if (old.calls.size === 0) void old.worker.terminate();
-}
-
 const watchers = new Map<string, FSWatcher>();
-/**
- * Every changed .ts or .json file under `dir` (relative to the project), and every new directory (then watched too).
- * One fs.watch per directory: Node's recursive mode on Linux loses a file an editor saved by a rename.
- */
+/** Changed .ts/.json files and new directories under `dir`: one fs.watch per directory (Node's recursive one loses renamed files on Linux). */
 function watchTree(dir: string, onChange: (file: string) => void): void {
   watchers.get(dir)?.close();
   const watcher = watch(dir, (_event, name) => {
@@ -129,7 +125,8 @@ export async function reloadingFunctions({
     starting
       .then(
         (fresh) => {
-          retire(current);
+          current.state = 'retired';
+          endIfIdle(current);
           current = fresh;
           log(`Reloaded the functions (${why}) in ${Math.round(performance.now() - started)} ms`);
         },

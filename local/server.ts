@@ -25,7 +25,6 @@ import { servePortal, type PortalIdentity } from './portal-server';
 import { createThrottle, gatewayRouteKey, type GatewayThrottle } from './throttle';
 
 export interface LocalApi {
-  /** The messages base URL. */
   readonly origin: string;
   readonly petsBaseUrl: string;
   readonly port: number;
@@ -36,13 +35,13 @@ export interface LocalApiOptions {
   readonly functions: GatewayFunctions;
   readonly port?: number;
   readonly host?: string;
-  /** The account API's JWT authorizer and the portal's identity provider (cognito-local); without them account routes answer 500 and /portal 404. */
+  /** Without them account routes answer 500 and /portal 404. */
   readonly accountAuthorizer?: JwtAuthorizer;
   readonly portal?: PortalIdentity;
-  /** Origins allowed to call from a browser, as a stage's `-c corsOrigins` (local/cors.ts); no CORS when absent. */
+  /** As a stage's `-c corsOrigins`; no CORS when absent. */
   readonly corsOrigins?: readonly string[];
   readonly throttle?: GatewayThrottle;
-  /** The throttle's clock in milliseconds (default `performance.now`). */
+  /** The throttle's clock in milliseconds. */
   readonly now?: () => number;
   /** Lambda's timeout (default: the stack's); only tests shorten it. */
   readonly functionTimeoutMs?: number;

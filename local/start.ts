@@ -16,10 +16,7 @@ import { describeThrottle, throttleFromEnvironment } from './throttle';
 
 const PARENT_POLL_MS = 500;
 const WATCH = process.argv.slice(2).includes('--watch');
-/**
- * Set by scripts/launch.mjs as `<exit code>:<its pid>`: exiting with that code restarts this program. Only when the
- * launcher is the parent: everything below it (tests, their servers) inherits the variable.
- */
+/** scripts/launch.mjs's `<exit code>:<its pid>`: that code restarts this program, if the launcher is the parent. */
 const RESTART_EXIT_CODE = ((): number | undefined => {
   const [code, launcher] = (process.env.PETSTORE_RESTART ?? '').split(':').map(Number);
   return code !== undefined && launcher === process.ppid ? code : undefined;
@@ -28,16 +25,11 @@ const RESTART_EXIT_CODE = ((): number | undefined => {
 const SAME_SIGNAL_MS = 1_000;
 
 /** The key is printed once, where it was created or read from disk; a key given in the environment is never echoed. */
-function devKeyLines(devKey: DevKey, dataDir: string, petsBaseUrl: string): string[] {
-  if (devKey.source === 'PETSTORE_DEV_API_KEY') {
-    return [
-      'Dev API key: the one in PETSTORE_DEV_API_KEY',
-      `Try: curl -H "Authorization: Bearer $PETSTORE_DEV_API_KEY" ${petsBaseUrl}/pets`,
-    ];
-  }
+function devKeyLines({ key, source }: DevKey, dataDir: string, petsBaseUrl: string): string[] {
+  const fromEnv = source === 'PETSTORE_DEV_API_KEY';
   return [
-    `Dev API key (${devKey.source}): ${devKey.key}`,
-    `Try: curl -H "Authorization: Bearer $(cat ${join(dataDir, DEV_KEY_FILE)})" ${petsBaseUrl}/pets`,
+    fromEnv ? 'Dev API key: the one in PETSTORE_DEV_API_KEY' : `Dev API key (${source}): ${key}`,
+    `Try: curl -H "Authorization: Bearer ${fromEnv ? '$PETSTORE_DEV_API_KEY' : `$(cat ${join(dataDir, DEV_KEY_FILE)})`}" ${petsBaseUrl}/pets`,
   ];
 }
 
