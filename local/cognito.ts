@@ -47,7 +47,6 @@ export interface LocalCognito {
   /** The `iss` of its tokens: `http://127.0.0.1:PORT/<pool id>`. */
   readonly issuer: string;
   readonly jwksUrl: string;
-  /** The last confirmation code sent to this address, if any. */
   lastCode(email: string): string | undefined;
   stop(): Promise<void>;
 }
@@ -72,7 +71,6 @@ const NO_TRIGGERS: Triggers = {
   userMigration: unsupported,
 };
 
-/** The portal's user pool and app client, created on first start as the stack creates them. */
 async function ensurePool(client: CognitoIdentityProviderClient): Promise<{ userPoolId: string; clientId: string }> {
   const pools = await client.send(new ListUserPoolsCommand({ MaxResults: 60 }));
   let userPoolId = pools.UserPools?.find((pool) => pool.Name === POOL_NAME)?.Id;
@@ -141,7 +139,6 @@ interface PasswordRequest {
   readonly ProposedPassword?: string;
 }
 
-/** Which field of a request carries the new password, per target that sets one. */
 const PASSWORD_FIELDS: Readonly<Record<string, 'Password' | 'ProposedPassword'>> = {
   SignUp: 'Password',
   ConfirmForgotPassword: 'Password',

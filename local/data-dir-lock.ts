@@ -45,7 +45,6 @@ function readHolder(file: string): LockHolder | undefined {
 const isLive = (holder: LockHolder): boolean =>
   isAlive(holder.pid) && (holder.startTime === undefined || startTimeOf(holder.pid) === holder.startTime);
 
-/** The live holder of a data directory's lock, if any. */
 export function lockHolder(dataDir: string): LockHolder | undefined {
   const holder = readHolder(join(dataDir, LOCK_FILE));
   return holder && isLive(holder) ? holder : undefined;
@@ -65,7 +64,7 @@ export function readHolderNote<T extends object>(dataDir: string, file: string):
   }
 }
 
-/** Takes the lock or throws DataDirBusyError; a lock left by a dead process is taken over. */
+/** A lock left by a dead process is taken over. */
 export function lockDataDir(dataDir: string, purpose: string): DataDirLock {
   const file = join(dataDir, LOCK_FILE);
   const startTime = startTimeOf(process.pid);

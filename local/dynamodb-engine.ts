@@ -30,7 +30,6 @@ export interface LocalDynamoDbOptions {
   readonly dataDir?: string;
   readonly port?: number;
   readonly engine?: EngineName | 'auto';
-  /** Who holds the data directory (e.g. `npm start`), named to anyone else who tries. */
   readonly owner?: string;
 }
 

@@ -8,7 +8,6 @@ export type LambdaFunction = (event: unknown, context: Context) => Promise<unkno
 export interface GatewayFunctions {
   readonly authorizer: LambdaFunction;
   readonly notFound: LambdaFunction;
-  /** The account API's `$default` route. */
   readonly accountNotFound?: LambdaFunction;
   readonly preflight: LambdaFunction;
   readonly operations: ReadonlyMap<OperationId, LambdaFunction>;

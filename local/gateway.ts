@@ -208,7 +208,6 @@ export function lambdaContext(functionName: string, timeoutMs: number = FUNCTION
   };
 }
 
-/** Runs a function like Lambda would: a fresh context and a hard timeout. */
 export async function invoke(fn: LambdaFunction, name: string, event: unknown, timeoutMs: number = FUNCTION_TIMEOUT_MS): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {

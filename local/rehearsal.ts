@@ -61,7 +61,6 @@ function functionIn(resources: Resources, value: unknown): string | undefined {
   return Object.values(value).reduce<string | undefined>((found, part) => found ?? functionIn(resources, part), undefined);
 }
 
-/** A function in its sandbox, started at its first invocation and again after a timeout or a crash. */
 function sandboxed(name: string, options: WorkerOptions, timeoutMs: number, stops: (() => unknown)[]): LambdaFunction {
   let worker: Worker | undefined;
   let nextId = 0;
@@ -116,7 +115,6 @@ export interface Rehearsal {
   readonly api: LocalApi;
   /** What a client of the emulators needs in its environment: where they listen, their region and credentials. */
   readonly environment: Readonly<Record<string, string>>;
-  /** The local name of the authorizer's API-keys table. */
   readonly apiKeysTable: string;
   close(): Promise<void>;
 }

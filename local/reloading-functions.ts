@@ -19,11 +19,9 @@ const ROOT = resolve(import.meta.dirname, '..');
 
 interface FunctionsWorker {
   readonly worker: Worker;
-  /** Resolves once every handler has loaded (after load()). */
   readonly ready: Promise<FunctionsWorker>;
   readonly calls: Map<number, { done: (result: unknown) => void; fail: (error: Error) => void }>;
   state: 'spare' | 'serving' | 'retired' | 'ended';
-  /** Why this process ended it, if it did. */
   endedBecause?: string;
 }
 

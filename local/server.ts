@@ -122,7 +122,6 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   };
 }
 
-/** A gateway answer with the request id API Gateway would give it. */
 function answer(response: ServerResponse, result: GatewayResponse, request: IncomingMessage): number {
   // The body is not read (or not kept): this connection must not carry another request.
   if (!request.complete) response.setHeader('connection', 'close');
@@ -130,7 +129,6 @@ function answer(response: ServerResponse, result: GatewayResponse, request: Inco
   return result.statusCode;
 }
 
-/** Node's request headers as the gateway's event has them: one string per (lower-cased) name. */
 function singleValued(headers: IncomingMessage['headers']): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : value]));
 }
