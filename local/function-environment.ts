@@ -1,9 +1,6 @@
 /**
- * The environment of the local server's process, in which every function runs: the union of every
- * function's recipe (shared/function-recipe.ts) with this machine's facts, plus where the emulated services
- * listen and the credentials the SDK signs with (both engines accept any). The stack asks the same recipe
- * with a stage's facts, so every variable a function reads in Lambda is here too, with the same meaning; here
- * it also sees the other functions' (one process runs them all), which the rehearsal of a deploy does not.
+ * The local server's environment, in which every function runs: the union of every function's recipe
+ * (shared/function-recipe.ts) with this machine's facts, as the stack asks it with a stage's, plus the emulators.
  */
 import { COGNITO_ENDPOINT_ENV } from '#shared/accounts';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
@@ -21,24 +18,23 @@ export interface LocalFacts {
   readonly cognito?: { readonly endpoint: string; readonly userPoolId: string; readonly issuer: string; readonly clientId: string };
 }
 
-export function localFunctionEnvironment(facts: LocalFacts): Record<string, string> {
-  const { cognito } = facts;
+/** Where the emulators listen, and the region and credentials the SDK signs with (the emulators accept any). */
+export const emulatorEnvironment = (dynamoDbEndpoint: string, cognitoEndpoint?: string): Record<string, string> => ({
+  AWS_REGION: LOCAL_REGION,
+  AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+  DYNAMODB_ENDPOINT: dynamoDbEndpoint,
+  ...(cognitoEndpoint ? { [COGNITO_ENDPOINT_ENV]: cognitoEndpoint } : {}),
+});
+
+export function localFunctionEnvironment({ endpoint, tableNames, logLevel, cognito }: LocalFacts): Record<string, string> {
   const recipes = DEPLOYED_FUNCTIONS.map((fn) =>
     functionRecipe(fn, {
-      tableName: (key) => facts.tableNames[key],
-      logLevel: facts.logLevel ?? process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+      tableName: (key) => tableNames[key],
+      logLevel: logLevel ?? process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
       ...(cognito ? { identity: { userPoolId: cognito.userPoolId, issuer: cognito.issuer, audience: cognito.clientId } } : {}),
     }),
   );
-  return Object.assign(
-    {},
-    ...recipes.map((recipe) => recipe.environment),
-    {
-      DYNAMODB_ENDPOINT: facts.endpoint,
-      AWS_REGION: LOCAL_REGION,
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-    },
-    cognito ? { [COGNITO_ENDPOINT_ENV]: cognito.endpoint } : {},
-  ) as Record<string, string>;
+  const variables = recipes.flatMap((recipe) => Object.entries(recipe.environment));
+  return { ...Object.fromEntries(variables), ...emulatorEnvironment(endpoint, cognito?.endpoint) };
 }

@@ -1,14 +1,13 @@
 /**
- * `npm run dev`'s functions (local/reloading-functions.ts). A worker starts as a spare: it imports the packages
- * the handlers import (most of the loading time, and they do not change), then, told to, the handlers
- * themselves, says so, and runs one handler per message.
+ * A functions' worker (local/reloading-functions.ts): as a spare it imports the handlers' packages (most of the
+ * loading time), then, told to, the handlers, and runs one per message.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import type { FunctionName } from '#shared/table-access';
 
-/** What crosses the thread boundary: the context has functions, so only what rebuilds it does (deadline: epoch ms). */
+/** The context has functions: only what rebuilds it crosses the thread (deadline: epoch ms). */
 export type Invocation = { id: number; name: FunctionName; event: unknown; awsRequestId: string; deadline: number };
 export type WorkerReply = { ready: true } | { failed: string } | { id: number; result: unknown } | { id: number; error: string };
 
@@ -23,10 +22,9 @@ for (const file of readdirSync(LAMBDA, { recursive: true, encoding: 'utf8' }).fi
   for (const [, name] of readFileSync(join(LAMBDA, file), 'utf8').matchAll(/^import (?!type )[^;]*? from '([^.'][^']*)'/gm))
     if (name) packages.add(name);
 }
-// Type-only packages (aws-lambda) do not load: no matter, the handlers never import them at run time.
 await Promise.allSettled([...packages].map((name) => import(name)));
 
-/** Loads the handlers, then runs one per message. The project's modules (local/ ones import lib/) load only now. */
+/** The project's modules load only now. */
 async function serve(): Promise<void> {
   const [{ loadHandlers }, { lambdaContext }] = await Promise.all([import('./functions'), import('./gateway')]);
   const handlers = await loadHandlers();

@@ -8,9 +8,7 @@ export type LambdaFunction = (event: unknown, context: Context) => Promise<unkno
 export interface GatewayFunctions {
   readonly authorizer: LambdaFunction;
   readonly notFound: LambdaFunction;
-  /** The account API's `$default` route (local/account-gateway.ts). */
   readonly accountNotFound?: LambdaFunction;
-  /** Serves CORS preflights when the server is given origins (local/cors.ts). */
   readonly preflight: LambdaFunction;
   readonly operations: ReadonlyMap<OperationId, LambdaFunction>;
 }
@@ -23,16 +21,11 @@ async function load(entry: string): Promise<LambdaFunction> {
   return handler as LambdaFunction;
 }
 
-/**
- * Imports the handler modules of every function the CDK stack deploys (shared/deployed-functions.ts), by name.
- * Call it only after the environment (table names, DynamoDB endpoint) is set: like in Lambda,
- * handlers read it when their module loads.
- */
+/** Every function the stack deploys, by name. Call it once the environment is set: handlers read it as they load. */
 export async function loadHandlers(): Promise<ReadonlyMap<FunctionName, LambdaFunction>> {
   return new Map(await Promise.all(DEPLOYED_FUNCTIONS.map(async (fn) => [fn.name, await load(fn.entry)] as const)));
 }
 
-/** The server's view of the functions, each given by its name in shared/deployed-functions.ts. */
 export function gatewayFunctions(named: (name: FunctionName) => LambdaFunction): GatewayFunctions {
   return {
     authorizer: named('authorizer'),
@@ -43,7 +36,7 @@ export function gatewayFunctions(named: (name: FunctionName) => LambdaFunction):
   };
 }
 
-/** Every handler, loaded in this process (`npm start`, the tests, the bench). Same rule: environment first. */
+/** Every handler, loaded in this process. Same rule: environment first. */
 export async function loadFunctions(): Promise<GatewayFunctions> {
   const handlers = await loadHandlers();
   return gatewayFunctions((name) => {

@@ -1,9 +1,7 @@
 /**
- * Emulates API Gateway HTTP API in front of the handlers: turns a Node request into the payload 2.0
- * event API Gateway would send, runs the Lambda authorizer (simple responses) and then the route's
- * function, and writes the function's result back the way API Gateway does. Hand-written because the
- * usual emulators (SAM local, serverless-offline) need Docker or their own config and drift from the
- * route table; this one reads shared/routes.ts, like the CDK stack.
+ * API Gateway HTTP APIs emulated in front of the handlers: payload 2.0 events, the authorizers, the route's function,
+ * its result written back as API Gateway does. Hand-written: SAM local and serverless-offline need Docker or their
+ * own config and drift from the route table; this one reads shared/routes.ts, like the CDK stack.
  */
 import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -12,21 +10,15 @@ import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from '#shared/function-s
 import { ACCOUNT_BASE_PATH, ALL_ROUTES, PETS_BASE_PATH, type ApiName, type RouteDefinition } from '#shared/routes';
 import { GATEWAY_ANSWERS, LAMBDA_MAX_SYNC_PAYLOAD_BYTES, type GatewayAnswerStatus } from '#shared/gateway-answers';
 import type { GatewayFunctions, LambdaFunction } from './functions';
+import type { JwtAuthorizer } from './jwt-authorizer';
 
 /** JSON escaping makes one UTF-16 unit of a string at most 6 bytes (`\u0000`); below this, no event is near the limit. */
 const EVENT_SIZE_CHECK_FROM_CHARS = Math.floor(LAMBDA_MAX_SYNC_PAYLOAD_BYTES / 6) - 64 * 1024;
-/** The Lambda timeout the stack configures, in the units timers take. */
 export const FUNCTION_TIMEOUT_MS = FUNCTION_TIMEOUT_SECONDS * 1000;
 const LOCAL_ACCOUNT_ID = '000000000000';
 const LOCAL_API_ID = 'local';
 
-interface CompiledRoute {
-  readonly route: RouteDefinition;
-  readonly pattern: RegExp;
-  readonly parameterNames: readonly string[];
-}
-
-function compile(route: RouteDefinition): CompiledRoute {
+function compile(route: RouteDefinition) {
   const parameterNames: string[] = [];
   const source = route.path
     .split('/')
@@ -50,12 +42,7 @@ const safeDecode = (text: string): string => {
   }
 };
 
-/**
- * Which HTTP API a request reaches. All three share one local origin: the pets API's base URL is
- * `<origin>/v1`, the account API's `<origin>/account`, the messages API's the origin itself, so an
- * unknown path under `/v1` is the pets API's `$default`, one under `/account` the account API's, and
- * any other one the messages API's.
- */
+/** Which API a request reaches: the three share one origin (pets under `/v1`, account under `/account`, messages the rest). */
 export function apiOf(match: RouteMatch, rawPath: string): ApiName {
   if (match.route) return match.route.api;
   const under = (base: string) => rawPath === base || rawPath.startsWith(`${base}/`);
@@ -86,16 +73,8 @@ function collectHeaders(rawHeaders: readonly string[]): { headers: Record<string
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
     const name = (rawHeaders[index] as string).toLowerCase();
     const value = rawHeaders[index + 1] as string;
-    if (name === 'cookie') {
-      cookies.push(
-        ...value
-          .split(';')
-          .map((cookie) => cookie.trim())
-          .filter(Boolean),
-      );
-      continue;
-    }
-    headers[name] = name in headers ? `${headers[name]},${value}` : value;
+    if (name === 'cookie') cookies.push(...value.split(';').flatMap((cookie) => cookie.trim() || []));
+    else headers[name] = name in headers ? `${headers[name]},${value}` : value;
   }
   return { headers, cookies };
 }
@@ -111,7 +90,7 @@ function collectQuery(rawQueryString: string): Record<string, string> | undefine
 }
 
 const TEXT_CONTENT_TYPE = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|x-www-form-urlencoded)\b)/i;
-// ignoreBOM: a leading byte order mark is passed on as the client sent it, not silently dropped.
+// ignoreBOM: a leading byte order mark is passed on as the client sent it.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Text bodies travel as strings, anything else (or invalid UTF-8) base64-encoded, as in API Gateway. */
@@ -121,7 +100,7 @@ function encodeBody(body: Buffer, contentType: string | undefined): { body?: str
     try {
       return { body: utf8.decode(body), isBase64Encoded: false };
     } catch {
-      // not UTF-8: pass it on untouched, base64-encoded
+      // not UTF-8: base64-encoded below
     }
   }
   return { body: body.toString('base64'), isBase64Encoded: true };
@@ -133,10 +112,8 @@ function clfTime(date: Date): string {
   return `${day}/${month}/${year}:${time} +0000`;
 }
 
-/** API Gateway's request ids are 12 random bytes in base64. */
 export const gatewayRequestId = (): string => randomBytes(12).toString('base64');
 
-/** What an event is built from: a Node request, or what fetchThrough makes of a fetch one. */
 type GatewayRequest = Pick<IncomingMessage, 'url' | 'method' | 'rawHeaders' | 'httpVersion'> & {
   readonly socket: { readonly localPort?: number | undefined };
 };
@@ -147,7 +124,7 @@ export function buildEvent(request: GatewayRequest, body: Buffer, match: RouteMa
   const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
   const rawQueryString = queryStart === -1 ? '' : url.slice(queryStart + 1);
   const { headers, cookies } = collectHeaders(request.rawHeaders);
-  const socket = request.socket;
+  const { socket } = request;
   headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${sourceIp}` : sourceIp;
   headers['x-forwarded-port'] = String(socket.localPort ?? '');
   headers['x-forwarded-proto'] = 'http';
@@ -231,7 +208,6 @@ export function lambdaContext(functionName: string, timeoutMs: number = FUNCTION
   };
 }
 
-/** Runs a function like Lambda would: a fresh context and a hard timeout. */
 export async function invoke(fn: LambdaFunction, name: string, event: unknown, timeoutMs: number = FUNCTION_TIMEOUT_MS): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -251,25 +227,13 @@ export interface GatewayResponse {
   readonly body: Buffer;
 }
 
-/**
- * An answer API Gateway gives by itself: `{"message": …}`, no content type (as captured from HTTP
- * APIs), none of the function's headers. The writer adds `apigw-requestid`, as API Gateway does.
- */
-export const gatewayAnswer = (statusCode: GatewayAnswerStatus): GatewayResponse => ({
+/** An answer API Gateway gives by itself: `{"message": …}` and no content type, as captured from HTTP APIs. */
+export const gatewayAnswer = (statusCode: GatewayAnswerStatus, headers: Record<string, string> = {}): GatewayResponse => ({
   statusCode,
-  headers: {},
+  headers,
   cookies: [],
   body: Buffer.from(JSON.stringify({ message: GATEWAY_ANSWERS[statusCode].message })),
 });
-
-/** What API Gateway answers when a function (or the authorizer) fails, times out or answers nonsense. */
-const internalServerError = (): GatewayResponse => gatewayAnswer(500);
-
-/** Whether Lambda would refuse this event as a synchronous invocation's payload. */
-export function exceedsLambdaPayloadLimit(event: APIGatewayProxyEventV2): boolean {
-  if ((event.body?.length ?? 0) < EVENT_SIZE_CHECK_FROM_CHARS) return false;
-  return Buffer.byteLength(JSON.stringify(event)) > LAMBDA_MAX_SYNC_PAYLOAD_BYTES;
-}
 
 /** API Gateway's reading of a payload 2.0 result: structured when it has `statusCode`, else 200 JSON. */
 export function toGatewayResponse(result: unknown): GatewayResponse {
@@ -281,7 +245,7 @@ export function toGatewayResponse(result: unknown): GatewayResponse {
       body?: unknown;
       isBase64Encoded?: unknown;
     };
-    if (typeof structured.statusCode !== 'number') return internalServerError();
+    if (typeof structured.statusCode !== 'number') return gatewayAnswer(500);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(structured.headers ?? {})) headers[name.toLowerCase()] = String(value);
     const body = typeof structured.body === 'string' ? structured.body : '';
@@ -296,36 +260,42 @@ export function toGatewayResponse(result: unknown): GatewayResponse {
   return { statusCode: 200, headers: { 'content-type': 'application/json' }, cookies: [], body: Buffer.from(body) };
 }
 
-/** One request through the emulated gateway: authorizer, then the route's function (or `$default`). */
+/** The Lambda authorizer (simple responses): what it passes on, or the gateway's own answer. */
+async function lambdaAuthorization(functions: GatewayFunctions, event: APIGatewayProxyEventV2, timeoutMs: number) {
+  type Simple = { isAuthorized?: unknown; context?: Record<string, unknown> } | null;
+  const simple = (await invoke(functions.authorizer, 'authorizer', authorizerEvent(event), timeoutMs).catch(() => null)) as Simple;
+  if (typeof simple?.isAuthorized !== 'boolean') return gatewayAnswer(500);
+  return simple.isAuthorized ? { lambda: simple.context ?? {} } : gatewayAnswer(403);
+}
+
+/** The account API's native JWT authorizer (local/jwt-authorizer.ts); without Cognito it cannot work and answers 500. */
+async function jwtAuthorization(authorize: JwtAuthorizer | undefined, event: APIGatewayProxyEventV2) {
+  const verdict = await authorize?.(event.headers.authorization);
+  if (!verdict) return gatewayAnswer(500);
+  return verdict.ok ? { jwt: verdict.jwt } : gatewayAnswer(401, { 'www-authenticate': verdict.challenge });
+}
+
+/** One request: the API's authorizer (the JWT one for the `account` API), then the route's function or `$default`. */
 export async function dispatch(
   functions: GatewayFunctions,
   event: APIGatewayProxyEventV2,
   route: RouteDefinition | undefined,
-  /** Lambda's timeout; only tests shorten it. */
   functionTimeoutMs: number = FUNCTION_TIMEOUT_MS,
+  account?: { readonly authorizer: JwtAuthorizer | undefined },
 ): Promise<GatewayResponse> {
-  let authorization: unknown;
-  try {
-    authorization = await invoke(functions.authorizer, 'authorizer', authorizerEvent(event), functionTimeoutMs);
-  } catch {
-    return internalServerError();
-  }
-  const simple = authorization as { isAuthorized?: unknown; context?: Record<string, unknown> } | null;
-  if (typeof simple?.isAuthorized !== 'boolean') return internalServerError();
-  if (!simple.isAuthorized) return gatewayAnswer(403);
-  event.requestContext = { ...event.requestContext, authorizer: { lambda: simple.context ?? {} } } as typeof event.requestContext;
-
-  const name = route?.operationId ?? 'notFound';
-  const fn = route ? functions.operations.get(route.operationId) : functions.notFound;
-  if (!fn) return internalServerError();
+  const authorizer = account
+    ? await jwtAuthorization(account.authorizer, event)
+    : await lambdaAuthorization(functions, event, functionTimeoutMs);
+  if ('statusCode' in authorizer) return authorizer;
+  event.requestContext = { ...event.requestContext, authorizer } as typeof event.requestContext;
+  const name = route?.operationId ?? (account ? 'accountNotFound' : 'notFound');
+  const fn = route ? functions.operations.get(route.operationId) : account ? functions.accountNotFound : functions.notFound;
+  if (!fn) return gatewayAnswer(500);
   // Lambda refuses the invocation itself (RequestEntityTooLargeException), so the function never runs.
-  if (exceedsLambdaPayloadLimit(event)) return gatewayAnswer(413);
-  try {
-    return toGatewayResponse(await invoke(fn, name, event, functionTimeoutMs));
-  } catch {
-    // What API Gateway answers when the integration fails or times out.
-    return internalServerError();
-  }
+  const large = (event.body?.length ?? 0) >= EVENT_SIZE_CHECK_FROM_CHARS;
+  if (large && Buffer.byteLength(JSON.stringify(event)) > LAMBDA_MAX_SYNC_PAYLOAD_BYTES) return gatewayAnswer(413);
+  // A failed or timed-out integration is API Gateway's 500.
+  return invoke(fn, name, event, functionTimeoutMs).then(toGatewayResponse, () => gatewayAnswer(500));
 }
 
 /** The whole body, or `too_large` (read to its end, kept no further) past `maxBytes`; rejects if the client goes away first. */
@@ -358,9 +328,8 @@ export function writeResponse(response: ServerResponse, result: GatewayResponse,
 }
 
 /**
- * `fetch`, answered by the gateway's dispatch with no socket: the stage check's pre-traffic hook puts API Gateway's
- * own events in front of a deploy's new versions (scripts/smoke/stage-check.ts), and the tests in front of
- * handlers of their choosing. Every request carries `extraHeaders` as the front door would add them.
+ * `fetch` answered by the gateway's dispatch with no socket: API Gateway's own events for the pre-traffic hook
+ * (scripts/smoke/stage-check.ts) and tests; every request carries `extraHeaders` as the front door would add them.
  */
 export const fetchThrough =
   (functions: GatewayFunctions, extraHeaders: Record<string, string> = {}): typeof fetch =>

@@ -1,11 +1,6 @@
 /**
- * API Gateway's native JWT authorizer, as the account API uses it, emulated for the local server:
- * the token from `Authorization` (with or without `Bearer `), its RS256 signature against the
- * issuer's JWKS (here cognito-local's), then its claims — `iss` exactly the configured issuer, `aud`
- * or, when there is no `aud`, `client_id` one of the configured audiences, `exp` in the future, `nbf`
- * and `iat` not. Like the gateway it does not look at `token_use` (the handler factory does). A refused
- * token gets the gateway's own answer: 401 `{"message":"Unauthorized"}` with a `WWW-Authenticate`
- * challenge. jose (panva/jose) does the JOSE work; only the gateway's rules are written here.
+ * API Gateway's native JWT authorizer, as the account API uses it: jose checks the RS256 signature against the
+ * issuer's JWKS; the gateway's rules are here (`aud`, else `client_id`; no look at `token_use`; its challenges).
  */
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 
@@ -15,7 +10,7 @@ export interface JwtAuthorizerSettings {
   readonly jwksUrl: string;
 }
 
-/** What the gateway passes on to the function as `requestContext.authorizer.jwt`: every claim as text. */
+/** `requestContext.authorizer.jwt`: every claim as text. */
 export interface JwtAuthorization {
   readonly claims: Readonly<Record<string, string>>;
   readonly scopes: null;
@@ -25,16 +20,13 @@ export type JwtVerdict = { readonly ok: true; readonly jwt: JwtAuthorization } |
 
 export type JwtAuthorizer = (authorization: string | undefined, now?: Date) => Promise<JwtVerdict>;
 
-/**
- * The gateway's challenge: AWS documents `Bearer scope="" error="invalid_token" error_description="…"`
- * (e.g. "the token does not have a valid audience"); the other descriptions here are this emulation's.
- */
+/** The challenge AWS documents; only the audience's description is AWS's own, the others this emulation's. */
 const refused = (description: string): JwtVerdict => ({
   ok: false,
   challenge: `Bearer scope="" error="invalid_token" error_description="${description}"`,
 });
 
-/** API Gateway hands claims to the function as strings: numbers and booleans as text, lists as `[a b]`. */
+/** Lists as `[a b]`, as API Gateway passes them. */
 function asText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return `[${value.map(asText).join(' ')}]`;
@@ -62,7 +54,6 @@ export function jwtAuthorizer(settings: JwtAuthorizerSettings): JwtAuthorizer {
       if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'nbf') return refused('the token is not valid yet');
       return refused('the token is not valid');
     }
-    // The gateway reads `client_id` only when the token has no `aud`.
     const audiences = payload.aud === undefined ? [payload.client_id] : [payload.aud].flat();
     if (!audiences.some((audience) => typeof audience === 'string' && settings.audience.includes(audience))) {
       return refused('the token does not have a valid audience');

@@ -1,9 +1,6 @@
 /**
- * The developer portal under /portal of the local server: the static files of portal/ and those of
- * shared/portal-files.ts, plus `config.json` with this machine's values (cognito-local, the local APIs) —
- * the same files the stack uploads to the portal bucket, with the same Content-Security-Policy. Like
- * CloudFront in front of the bucket, it answers GET and HEAD without a key, and /favicon.ico too: the
- * portal shares this origin with the APIs, and browsers ask the origin's root for an icon.
+ * The developer portal under /portal: the files the stack uploads (portal/, shared/portal-files.ts) with the same
+ * Content-Security-Policy, `config.json` with this machine's values, and /favicon.ico (browsers ask the root).
  */
 import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -16,11 +13,10 @@ import { CONTENT_TYPES, PORTAL_EXTRA_FILES, portalSecurityPolicy } from '#shared
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** What the local portal needs to know of the identity provider (cognito-local). */
 export type PortalIdentity = Pick<PortalConfig, 'cognitoEndpoint' | 'userPoolId' | 'clientId'>;
 
-/** config.json on this machine; the APIs are on the origin the page was loaded from, so its calls stay same-origin. */
-export const localPortalConfig = (identity: PortalIdentity, origin: string): PortalConfig => ({
+/** The APIs are on the page's origin, so its calls stay same-origin. */
+const localPortalConfig = (identity: PortalIdentity, origin: string): PortalConfig => ({
   stage: 'local',
   local: true,
   region: 'local',
@@ -31,8 +27,7 @@ export const localPortalConfig = (identity: PortalIdentity, origin: string): Por
   passwordPolicy: PASSWORD_POLICY,
 });
 
-/** The connections a page may open: the portal's own origin, Cognito and the three APIs, nothing else. */
-export const portalConnectOrigins = (config: PortalConfig): string[] => [
+const portalConnectOrigins = (config: PortalConfig): string[] => [
   ...new Set([config.cognitoEndpoint, config.accountBaseUrl, config.petsBaseUrl, config.messagesBaseUrl].map((url) => new URL(url).origin)),
 ];
 
@@ -40,7 +35,7 @@ const FAVICON = '/favicon.ico';
 // shared/portal-files.ts has no type for icons; S3 serves them as image/vnd.microsoft.icon.
 const TYPES: Readonly<Record<string, string>> = { ...CONTENT_TYPES, ico: 'image/vnd.microsoft.icon' };
 
-/** Path under /portal → file: only files that exist in portal/ or are listed, so no path can reach anything else. */
+/** Only files of portal/ or listed ones: no path reaches anything else. */
 const FILES: ReadonlyMap<string, string> = new Map([
   ...readdirSync(join(PROJECT_ROOT, PORTAL_DIRECTORY)).map((name) => [name, join(PROJECT_ROOT, PORTAL_DIRECTORY, name)] as const),
   ...Object.entries(PORTAL_EXTRA_FILES).map(([key, file]) => [key, join(PROJECT_ROOT, file)] as const),
@@ -66,10 +61,7 @@ async function answerFor(path: string, config: PortalConfig): Promise<Answer> {
   return { status: 200, headers: { 'content-type': type }, body: await readFile(file) };
 }
 
-/**
- * Answers a GET or HEAD under /portal (or for /favicon.ico) and resolves to the status sent; `undefined` when the request is not
- * for the portal (or no portal is configured), so it goes on to the gateway emulation.
- */
+/** A GET or HEAD for the portal answered, resolving to the status; `undefined` for any other request. */
 export function servePortal(
   request: IncomingMessage,
   path: string,

@@ -1,14 +1,10 @@
-/**
- * What the data directory's lock needs to know about another process: whether it is alive, and whether
- * it is the same process as before (a pid can be reused). Linux answers from /proc; elsewhere `ps`
- * answers what it can, and what it cannot is `undefined` (the lock then trusts liveness alone).
- */
+/** Whether another process is alive and the same as before (pids are reused): from /proc on Linux, else `ps`. */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
 const HAS_PROC = existsSync('/proc/self/stat');
 
-/** Running: it exists and has not ended (a zombie, ended but not yet reaped by its parent, has). */
+/** Exists and is no zombie. */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -29,10 +25,7 @@ function statFields(pid: number | 'self'): string[] | undefined {
   }
 }
 
-/**
- * When the process started, as an opaque token that differs between two processes that had the same
- * pid. `undefined` where the platform does not tell (then only liveness can be checked).
- */
+/** When the process started, as an opaque token; `undefined` where the platform does not tell. */
 export function startTimeOf(pid: number): string | undefined {
   if (HAS_PROC) return statFields(pid)?.[19]; // field 22, starttime in clock ticks since boot
   const result = spawnSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8' });

@@ -1,8 +1,6 @@
 /**
- * `npm run rehearse` (docs/testing.md): what `cdk deploy` would ship for a stage, on this machine. From the cloud
- * assembly: the template's tables (keys, indexes) and, behind the local gateway, the functions its routes reach, each
- * from its own asset with its handler, timeout and environment, in a worker thread of its own. A missing variable,
- * table, index or route then fails here rather than in an account.
+ * `npm run rehearse` (docs/testing.md): what `cdk deploy` would ship, on this machine, from the cloud assembly: the
+ * template's tables and, behind the local gateway, its routes' functions, each from its asset in a worker of its own.
  */
 import { CreateTableCommand, DynamoDBClient, waitUntilTableExists, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { AssetManifestArtifact, CloudAssembly } from 'aws-cdk-lib/cx-api';
@@ -11,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV, COGNITO_ENDPOINT_ENV, USER_POOL_ID_ENV } from '#shared/accounts';
+import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV, USER_POOL_ID_ENV } from '#shared/accounts';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { PREFLIGHT_ROUTE, type ApiName } from '#shared/routes';
 import { stackNameOf, type StageName } from '#shared/stages';
@@ -19,15 +17,13 @@ import type { FunctionName } from '#shared/table-access';
 import { TABLES } from '#shared/tables';
 import { startLocalAccounts } from './accounts';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startLocalDynamoDb } from './dynamodb-engine';
+import { emulatorEnvironment } from './function-environment';
 import { gatewayFunctions, type LambdaFunction } from './functions';
 import { startLocalApi, type LocalApi } from './server';
 
 type Resources = Record<string, { readonly Type: string; readonly Properties?: Record<string, unknown> }>;
 
-/**
- * A function's sandbox: a worker without tsx (execArgv), where the bundle loads with Node's own require as in Lambda
- * (its init phase: an error ends the worker). The context crosses without its functions; the deadline rebuilds them.
- */
+/** A function's sandbox: a worker without tsx, the bundle loaded with Node's require as in Lambda; the deadline rebuilds the context. */
 const SANDBOX = `const { parentPort, workerData: { dir, handler } } = require('node:worker_threads');
 const dot = handler.lastIndexOf('.');
 const run = require(require('node:path').join(dir, handler.slice(0, dot)))[handler.slice(dot + 1)];
@@ -127,7 +123,6 @@ export interface Rehearsal {
   readonly api: LocalApi;
   /** What a client of the emulators needs in its environment: where they listen, their region and credentials. */
   readonly environment: Readonly<Record<string, string>>;
-  /** The local name of the authorizer's API-keys table. */
   readonly apiKeysTable: string;
   /** Ends every sandbox, as Lambda retires its instances: the next invocations start cold, their caches empty. */
   recycle(): Promise<void>;
@@ -166,8 +161,7 @@ export async function startRehearsal(stage: StageName, assemblyDir: string, cors
     stops.push(() => rmSync(unpacked, { recursive: true, force: true }));
     writeFileSync(join(unpacked, 'package.json'), '{"type":"commonjs"}');
 
-    // The one mapping of what the template leaves to CloudFormation: a table's `Ref` is the local table named after
-    // its logical id; these user-pool tokens take cognito-local's values; any other token refuses, naming itself.
+    // What the template leaves to CloudFormation: a table's `Ref` is its logical id, the pool's tokens cognito-local's.
     const { cognito } = accounts;
     const tokens: Record<string, string> = {
       [USER_POOL_ID_ENV]: cognito.userPoolId,
@@ -180,14 +174,7 @@ export async function startRehearsal(stage: StageName, assemblyDir: string, cors
       if (local === undefined) throw new Error(`${id}: ${name} is ${JSON.stringify(value)}, which the rehearsal has no local value for`);
       return [name, local];
     };
-    // Lambda's own variables (its region, credentials), and where the emulators listen.
-    const environment = {
-      AWS_REGION: LOCAL_REGION,
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-      DYNAMODB_ENDPOINT: db.endpoint,
-      [COGNITO_ENDPOINT_ENV]: cognito.endpoint,
-    };
+    const environment = emulatorEnvironment(db.endpoint, cognito.endpoint);
 
     const sandbox = (id: string) => {
       type Fn = { Handler?: string; Timeout?: number; Code?: { S3Key?: string }; Environment?: { Variables?: object } };

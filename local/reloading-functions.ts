@@ -1,17 +1,8 @@
 /**
- * The local server's functions run in a worker thread (local/function-worker.ts), apart from the gateway as in
- * AWS: an invocation that outlives its timeout ends the worker, so its work ends there, as Lambda stops a timed-out
- * function (every invocation running in that worker ends with it: one worker stands for all of Lambda's
- * environments), and the next invocation gets a fresh one. `npm run dev` (`watch`) also replaces the worker when
- * lambda/ changes. A fresh worker, because ES modules cannot be unloaded from a thread: it imports every handler anew
- * with this process's environment, while the server, the database engine and cognito-local stay in this
- * thread, untouched. Invocations go to the old worker until the new one has loaded every handler, then to the
- * new one; the old one ends once its last invocation has answered. A spare worker waits with the packages
- * already loaded (most of the loading time: ~0.5 s becomes ~0.1 s). A worker rather than a child process:
- * quicker to start, and it cannot outlive this process. Node's fs.watch is all the watching needed (see
- * watchTree), so no watcher library. local/ is the emulator itself, running in this thread, and shared/ the routes,
- * tables and gateway answers it was started with: a change there goes
- * to `onEmulatorChange` (npm run dev restarts the whole server), or is only reported.
+ * The local server's functions in a worker thread (local/function-worker.ts): a timed-out invocation ends the worker,
+ * as Lambda stops the function, and the next one gets a fresh worker. `npm run dev` also replaces it when lambda/
+ * changes (ES modules cannot be unloaded): the old worker serves until the new one has loaded, then ends once idle;
+ * a spare waits with the packages loaded. A change under local/ or shared/ goes to `onEmulatorChange`.
  */
 import { once } from 'node:events';
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
@@ -28,17 +19,15 @@ const ROOT = resolve(import.meta.dirname, '..');
 
 interface FunctionsWorker {
   readonly worker: Worker;
-  /** Resolves once every handler has loaded (after load()); rejects if the code does not load. */
   readonly ready: Promise<FunctionsWorker>;
   readonly calls: Map<number, { done: (result: unknown) => void; fail: (error: Error) => void }>;
   state: 'spare' | 'serving' | 'retired' | 'ended';
-  /** Why this process ended it, if it did. */
   endedBecause?: string;
 }
 
 /** A spare worker: it loads the packages, then waits for load(). `onCrash` if it ends unasked once loaded. */
 function spawnWorker(onCrash: (crashed: FunctionsWorker, why: string) => void): FunctionsWorker {
-  // Both named for a test process (jest): it has no TypeScript loader to pass on, and its own copy of the environment.
+  // Named for jest: it has no TypeScript loader to pass on, and its own copy of the environment.
   const worker = new Worker(new URL('./function-worker.ts', import.meta.url), { execArgv: ['--import', 'tsx'], env: process.env });
   const { promise: ready, resolve, reject } = Promise.withResolvers<FunctionsWorker>();
   ready.catch(() => undefined); // a spare may end unused
@@ -74,21 +63,16 @@ function answer(running: FunctionsWorker, reply: Extract<WorkerReply, { id: numb
   running.calls.delete(reply.id);
   if ('error' in reply) call?.fail(new Error(reply.error));
   else call?.done(reply.result);
+  endIfIdle(running);
+}
+
+/** A retired worker ends once its last invocation has answered (or timed out). */
+function endIfIdle(running: FunctionsWorker): void {
   if (running.state === 'retired' && running.calls.size === 0) void running.worker.terminate();
 }
 
-/** Ends now, or once its last invocation has answered (or timed out). */
-function retire(old: FunctionsWorker): void {
-  old.state = 'retired';
-  if (old.calls.size === 0) void old.worker.terminate();
-}
-
 const watchers = new Map<string, FSWatcher>();
-/**
- * Calls back with every changed .ts or .json file under `dir`, relative to the project, and every directory
- * that appears (then watched too). One fs.watch per directory: Node's recursive mode on Linux stops seeing a
- * file once an editor has saved it by a rename.
- */
+/** Changed .ts/.json files and new directories under `dir`: one fs.watch per directory (Node's recursive one loses renamed files on Linux). */
 function watchTree(dir: string, onChange: (file: string) => void): void {
   watchers.get(dir)?.close();
   const watcher = watch(dir, (_event, name) => {
@@ -109,13 +93,13 @@ const listed = (files: ReadonlySet<string>): string =>
   [...files].slice(0, 3).join(', ') + (files.size > 3 ? ` and ${files.size - 3} more` : '') + ' changed';
 
 export interface WorkerFunctionsOptions {
-  /** `npm run dev`: reload the functions when lambda/ changes; a change under local/ or shared/ goes to `onEmulatorChange`, or is reported. */
+  /** `npm run dev`: reload the functions when lambda/ changes. */
   readonly watch?: boolean;
   readonly onEmulatorChange?: ((files: readonly string[]) => void) | undefined;
   readonly log?: (line: string) => void;
 }
 
-/** The server's functions in a worker, ended by `close`. Call it once the environment is set: the worker copies it. */
+/** Call it once the environment is set: the worker copies it. */
 export async function reloadingFunctions({
   watch: watching = false,
   onEmulatorChange,
@@ -128,7 +112,6 @@ export async function reloadingFunctions({
     if (!starting) reload(new Set());
   };
   let current = await load(spawnWorker(onCrash));
-  // Only `npm run dev` keeps one ready: elsewhere only a crash or a timeout needs a new worker.
   const spawnSpare = (): FunctionsWorker | undefined => (watching ? spawnWorker(onCrash) : undefined);
   let spare = spawnSpare();
   let starting: Promise<FunctionsWorker> | undefined;
@@ -140,7 +123,8 @@ export async function reloadingFunctions({
     starting
       .then(
         (fresh) => {
-          retire(current);
+          current.state = 'retired';
+          endIfIdle(current);
           current = fresh;
           log(`Reloaded the functions (${why}) in ${Math.round(performance.now() - started)} ms`);
         },

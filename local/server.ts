@@ -1,25 +1,13 @@
 /**
- * The local HTTP server: the three APIs on one origin (messages at `/`, pets at `/v1`, account at
- * `/account`), through the gateway emulation of local/gateway.ts. Every request passes, in order:
- *
- *  1. the Host check: only names of this server, since the functions build `Location` and `Link` from it
- *     (and a browser page cannot reach it through DNS rebinding);
- *  2. the developer portal and its API reference page (local only, no key, no throttle);
- *  3. what API Gateway does itself: the 10,240-byte quota of the request line and header values (431), the
- *     stage throttle (429), the 10 MB body limit (413);
- *  4. the gateway dispatch: a CORS preflight goes to the preflight function without an authorizer,
- *     account routes through the JWT authorizer, the others through the Lambda authorizer; then
- *     Lambda's payload limit and the route's function. CORS headers are added last, as the gateway does.
- *
- * A development server on 127.0.0.1: it does not defend itself against slow or greedy clients, and
- * close() ends open connections at once (a request cut there was never acknowledged).
+ * The local HTTP server: the three APIs on one origin through local/gateway.ts. A request passes the Host check, then
+ * the portal, then what API Gateway does itself (head quota 431, throttle 429, body limit 413), then the dispatch;
+ * CORS headers last. A development server: no defence against slow or greedy clients; close() cuts connections.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { GATEWAY_MAX_BODY_BYTES, GATEWAY_MAX_REQUEST_HEAD_BYTES } from '#shared/gateway-answers';
 import { PETS_BASE_PATH } from '#shared/routes';
 import { answerPreflight, isPreflightRoute, withCors } from './cors';
 import type { GatewayFunctions } from './functions';
-import { dispatchAccount } from './account-gateway';
 import {
   apiOf,
   buildEvent,
@@ -37,12 +25,9 @@ import { servePortal, type PortalIdentity } from './portal-server';
 import { createThrottle, gatewayRouteKey, type GatewayThrottle } from './throttle';
 
 export interface LocalApi {
-  /** `http://127.0.0.1:PORT`: the messages base URL. */
   readonly origin: string;
-  /** `http://127.0.0.1:PORT/v1`: the pets base URL. */
   readonly petsBaseUrl: string;
   readonly port: number;
-  /** Stops listening and ends every open connection. */
   close(): Promise<void>;
 }
 
@@ -50,18 +35,16 @@ export interface LocalApiOptions {
   readonly functions: GatewayFunctions;
   readonly port?: number;
   readonly host?: string;
-  /** The account API's JWT authorizer and the portal's identity provider (cognito-local); without them account routes answer 500 and /portal 404. */
+  /** Without them account routes answer 500 and /portal 404. */
   readonly accountAuthorizer?: JwtAuthorizer;
   readonly portal?: PortalIdentity;
-  /** Origins allowed to call from a browser, as a stage's `-c corsOrigins` (local/cors.ts); no CORS when absent. */
+  /** As a stage's `-c corsOrigins`; no CORS when absent. */
   readonly corsOrigins?: readonly string[];
-  /** API Gateway's stage throttles to emulate, per route; none when absent. */
   readonly throttle?: GatewayThrottle;
-  /** The throttle's clock in milliseconds (default `performance.now`); tests drive it. */
+  /** The throttle's clock in milliseconds. */
   readonly now?: () => number;
-  /** Lambda's timeout (default: the stack's, shared/function-settings.ts); only tests shorten it. */
+  /** Lambda's timeout (default: the stack's); only tests shorten it. */
   readonly functionTimeoutMs?: number;
-  /** Called once per request, e.g. for an access log line. */
   readonly onResponse?: (line: { method: string; path: string; status: number; ms: number }) => void;
 }
 
@@ -69,21 +52,16 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   const host = options.host ?? '127.0.0.1';
   const throttle = options.throttle ? createThrottle(options.throttle, options.now) : undefined;
 
-  const handle = async (request: IncomingMessage, response: ServerResponse, port: number): Promise<number> => {
-    const method = (request.method ?? 'GET').toUpperCase();
-    const path = (request.url ?? '/').split('?')[0] ?? '/';
+  const handle = async (request: IncomingMessage, response: ServerResponse, method: string, path: string): Promise<number> => {
+    const port = request.socket.localPort ?? 0;
     const badHost = hostProblem(request.rawHeaders, host, port);
     if (badHost) return writeLocalError(response, 400, badHost);
-    // The portal (with its API reference page) needs no key and is no API route: answered before the gateway emulation.
     const portal = servePortal(request, path, response, options.portal);
     if (portal) return portal;
 
     // Over Node's own limit (16 KiB) Node answers a bare 431 itself.
-    const headBytes = [
-      `${method} ${request.url ?? '/'} HTTP/${request.httpVersion}`,
-      ...request.rawHeaders.filter((_, index) => index % 2),
-    ];
-    if (Buffer.byteLength(headBytes.join('')) > GATEWAY_MAX_REQUEST_HEAD_BYTES) return answer(response, gatewayAnswer(431), request);
+    const head = [`${method} ${request.url ?? '/'} HTTP/${request.httpVersion}`, ...request.rawHeaders.filter((_, index) => index % 2)];
+    if (Buffer.byteLength(head.join('')) > GATEWAY_MAX_REQUEST_HEAD_BYTES) return answer(response, gatewayAnswer(431), request);
     const match = matchRoute(method, path);
     const api = apiOf(match, path);
     const { corsOrigins } = options;
@@ -98,9 +76,13 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     const result =
       corsOrigins !== undefined && isPreflightRoute(method, path)
         ? await answerPreflight(options.functions.preflight, event)
-        : api === 'account'
-          ? await dispatchAccount(options.functions, event, match.route, options.accountAuthorizer, options.functionTimeoutMs)
-          : await dispatch(options.functions, event, match.route, options.functionTimeoutMs);
+        : await dispatch(
+            options.functions,
+            event,
+            match.route,
+            options.functionTimeoutMs,
+            api === 'account' ? { authorizer: options.accountAuthorizer } : undefined,
+          );
     const answered = cors(result);
     writeResponse(response, answered, event.requestContext.requestId);
     return answered.statusCode;
@@ -109,14 +91,10 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   // A missing Host is answered by the Host check, with a body, rather than by Node without one.
   const server: Server = createServer({ requireHostHeader: false }, (request, response) => {
     const started = performance.now();
-    handle(request, response, request.socket.localPort ?? 0).then(
-      (status) =>
-        options.onResponse?.({
-          method: (request.method ?? 'GET').toUpperCase(),
-          path: (request.url ?? '/').split('?')[0] ?? '/',
-          status,
-          ms: performance.now() - started,
-        }),
+    const method = (request.method ?? 'GET').toUpperCase();
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    handle(request, response, method, path).then(
+      (status) => options.onResponse?.({ method, path, status, ms: performance.now() - started }),
       () => {
         // The client went away mid-request, or a bug: API Gateway's own 500 if anyone listens.
         if (response.headersSent || request.socket.destroyed) response.destroy();
@@ -144,7 +122,6 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   };
 }
 
-/** A gateway answer with the request id API Gateway would give it. */
 function answer(response: ServerResponse, result: GatewayResponse, request: IncomingMessage): number {
   // The body is not read (or not kept): this connection must not carry another request.
   if (!request.complete) response.setHeader('connection', 'close');
@@ -152,7 +129,6 @@ function answer(response: ServerResponse, result: GatewayResponse, request: Inco
   return result.statusCode;
 }
 
-/** Node's request headers as the gateway's event has them: one string per (lower-cased) name. */
 function singleValued(headers: IncomingMessage['headers']): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : value]));
 }

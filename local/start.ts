@@ -1,8 +1,4 @@
-/**
- * `npm start`: the whole service on this machine. Embedded DynamoDB (data in PETSTORE_DATA_DIR, locked
- * while this runs, stopped with it), the tables of shared/tables.ts, a dev API key, the Cognito emulator
- * behind the developer portal, and the gateway emulation on 127.0.0.1:PORT.
- */
+/** `npm start` (`npm run dev` with --watch): the whole service on this machine, data in PETSTORE_DATA_DIR. */
 import { join, resolve } from 'node:path';
 import { createDocumentClient } from '#data/dynamodb-client';
 import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
@@ -19,13 +15,8 @@ import { startLocalApi, type LocalApi } from './server';
 import { describeThrottle, throttleFromEnvironment } from './throttle';
 
 const PARENT_POLL_MS = 500;
-/** `npm run dev`: the same server, its functions reloaded when lambda/ changes (local/reloading-functions.ts). */
 const WATCH = process.argv.slice(2).includes('--watch');
-/**
- * Set by scripts/launch.mjs as `<exit code>:<its pid>`: exiting with that code starts this program again
- * (npm run dev, when local/ or shared/ changes). Only when the launcher is this process's parent: the variable is
- * inherited by everything below it, tests and their servers included.
- */
+/** scripts/launch.mjs's `<exit code>:<its pid>`: that code restarts this program, if the launcher is the parent. */
 const RESTART_EXIT_CODE = ((): number | undefined => {
   const [code, launcher] = (process.env.PETSTORE_RESTART ?? '').split(':').map(Number);
   return code !== undefined && launcher === process.ppid ? code : undefined;
@@ -34,16 +25,11 @@ const RESTART_EXIT_CODE = ((): number | undefined => {
 const SAME_SIGNAL_MS = 1_000;
 
 /** The key is printed once, where it was created or read from disk; a key given in the environment is never echoed. */
-function devKeyLines(devKey: DevKey, dataDir: string, petsBaseUrl: string): string[] {
-  if (devKey.source === 'PETSTORE_DEV_API_KEY') {
-    return [
-      'Dev API key: the one in PETSTORE_DEV_API_KEY',
-      `Try: curl -H "Authorization: Bearer $PETSTORE_DEV_API_KEY" ${petsBaseUrl}/pets`,
-    ];
-  }
+function devKeyLines({ key, source }: DevKey, dataDir: string, petsBaseUrl: string): string[] {
+  const fromEnv = source === 'PETSTORE_DEV_API_KEY';
   return [
-    `Dev API key (${devKey.source}): ${devKey.key}`,
-    `Try: curl -H "Authorization: Bearer $(cat ${join(dataDir, DEV_KEY_FILE)})" ${petsBaseUrl}/pets`,
+    fromEnv ? 'Dev API key: the one in PETSTORE_DEV_API_KEY' : `Dev API key (${source}): ${key}`,
+    `Try: curl -H "Authorization: Bearer ${fromEnv ? '$PETSTORE_DEV_API_KEY' : `$(cat ${join(dataDir, DEV_KEY_FILE)})`}" ${petsBaseUrl}/pets`,
   ];
 }
 
@@ -54,7 +40,6 @@ async function main(): Promise<void> {
   const throttle = throttleFromEnvironment();
   const corsOrigins = localCorsOrigins(process.env.PETSTORE_CORS_ORIGINS);
 
-  // Filled in as they start: a signal may come at any point of the start-up.
   const running: { store?: LocalStore; accounts?: LocalAccounts; api?: LocalApi } = {};
   let stopping: { reason: string; at: number } | undefined;
   const stop = (reason: string, exitCode: number): void => {
@@ -96,7 +81,6 @@ async function main(): Promise<void> {
     `DynamoDB engine: ${store.engine === 'dynamodb-local' ? 'Amazon DynamoDB Local (Java)' : 'dynalite (embedded, pure JS)'} at ${store.endpoint}, data in ${dataDir}`,
   );
 
-  // The developer portal's user pool (cognito-local): no email is sent, the codes are printed here.
   const accounts = await startLocalAccounts({
     dataDir,
     onCode: (email, code) => console.log(`Confirmation code for ${email}: ${code}`),

