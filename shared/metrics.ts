@@ -4,11 +4,10 @@
  */
 export const METRICS_NAMESPACE = 'PetStore';
 
-export type MetricUnit = 'Count' | 'Milliseconds';
-
 export interface MetricDefinition {
   readonly name: string;
-  readonly unit: MetricUnit;
+  /** None for a count: EMF's default unit, 15 bytes less per metric in every line (docs/capacity.md). */
+  readonly unit?: 'Milliseconds';
   readonly dimensions: readonly string[];
   /** Further dimension sets the same data point is also published under. */
   readonly breakdowns?: readonly (readonly string[])[];
@@ -36,25 +35,24 @@ const PER_STAGE = [SERVICE_DIMENSION, STAGE_DIMENSION] as const;
 export const OPERATION_METRICS = {
   Requests: {
     name: 'Requests',
-    unit: 'Count',
     dimensions: PER_OPERATION,
     breakdowns: [[...PER_OPERATION, VERSION_DIMENSION, OUTCOME_DIMENSION]],
   },
   /** 1 for every request that did not succeed (4xx and 5xx), 0 otherwise; by error code too. */
-  Errors: { name: 'Errors', unit: 'Count', dimensions: PER_OPERATION, breakdowns: [[...PER_OPERATION, CODE_DIMENSION]] },
+  Errors: { name: 'Errors', dimensions: PER_OPERATION, breakdowns: [[...PER_OPERATION, CODE_DIMENSION]] },
   /** From the function's first line of ours to its answer: what the operation itself takes. */
   Latency: { name: 'Latency', unit: 'Milliseconds', dimensions: PER_OPERATION },
   /** 1 on the first invocation of a process, 0 after. */
-  ColdStarts: { name: 'ColdStarts', unit: 'Count', dimensions: PER_OPERATION },
+  ColdStarts: { name: 'ColdStarts', dimensions: PER_OPERATION },
 } as const satisfies Record<string, MetricDefinition>;
 
 /** What the service did for its users; sign-ups are Cognito's own SignUpSuccesses (no function of ours sees them). */
 export const BUSINESS_METRICS = {
-  PetsCreated: { name: 'PetsCreated', unit: 'Count', dimensions: [...PER_STAGE, STATUS_DIMENSION] },
-  MessagesQueued: { name: 'MessagesQueued', unit: 'Count', dimensions: PER_STAGE },
-  KeysIssued: { name: 'KeysIssued', unit: 'Count', dimensions: PER_STAGE },
+  PetsCreated: { name: 'PetsCreated', dimensions: [...PER_STAGE, STATUS_DIMENSION] },
+  MessagesQueued: { name: 'MessagesQueued', dimensions: PER_STAGE },
+  KeysIssued: { name: 'KeysIssued', dimensions: PER_STAGE },
   /** One per key revoked, whether by its owner or by closing the account. */
-  KeysRevoked: { name: 'KeysRevoked', unit: 'Count', dimensions: PER_STAGE },
+  KeysRevoked: { name: 'KeysRevoked', dimensions: PER_STAGE },
 } as const satisfies Record<string, MetricDefinition>;
 
 export type BusinessMetric = keyof typeof BUSINESS_METRICS;

@@ -61,12 +61,13 @@ export function httpHandler<const Spec extends OperationSpec, C extends { readon
     });
   // Outside Middy, so the request scope spans all of it; Middy types its event as the normalisers' output.
   const invoke = handler as unknown as (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse>;
-  return observed(spec.operationId, invoke, (response, event) => {
+  return observed(spec.operationId, invoke, (response) => {
     // No response: mapErrors itself failed. The error's code is read from the answer itself, never from side state.
     const status = response?.statusCode ?? 500;
     const code = status >= 400 ? (/"code":"([^"]+)"/.exec(response?.body ?? '')?.[1] ?? 'internal_error') : undefined;
     // `statusCode`, not `status`: the line is also the metrics document, where `status` is PetsCreated's dimension.
-    return { outcome: outcomeOf(status), code, fields: { path: event.rawPath, statusCode: status } };
+    // No path: the access log has it, under the same apigw_request_id (docs/capacity.md counts each byte).
+    return { outcome: outcomeOf(status), code, fields: { statusCode: status } };
   });
 }
 

@@ -22,13 +22,15 @@ import { currentScope } from './request-scope';
 interface Directive {
   Namespace: string;
   Dimensions: string[][];
-  Metrics: { Name: string; Unit: string }[];
+  Metrics: { Name: string; Unit?: string }[];
 }
+
+const metric = ({ name, unit }: MetricDefinition): Directive['Metrics'][number] => (unit ? { Name: name, Unit: unit } : { Name: name });
 
 const directive = (definition: MetricDefinition, dimensions: readonly (readonly string[])[]): Directive => ({
   Namespace: METRICS_NAMESPACE,
   Dimensions: dimensions.map((set) => [...set]),
-  Metrics: [{ Name: definition.name, Unit: definition.unit }],
+  Metrics: [metric(definition)],
 });
 
 const baseDimensions = (): Record<string, string> => ({
@@ -61,7 +63,7 @@ export function requestMetrics(measured: RequestMeasurement): Record<string, unk
     {
       Namespace: METRICS_NAMESPACE,
       Dimensions: [[...Requests.dimensions]],
-      Metrics: [Requests, Errors, Latency, ColdStarts].map(({ name, unit }) => ({ Name: name, Unit: unit })),
+      Metrics: [Requests, Errors, Latency, ColdStarts].map(metric),
     },
     directive(Requests, Requests.breakdowns),
   ];

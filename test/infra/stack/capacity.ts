@@ -129,9 +129,13 @@ describe('the front door holds one API key to a rate, from however many addresse
 });
 
 describe('what one request writes to CloudWatch Logs', () => {
-  /** The access-log fields before this change, for the before/after figure in docs/capacity.md. */
-  // The line before: the same fields plus two that repeated what others carry (the method is in routeKey).
-  const BEFORE = { requestTime: '$context.requestTime', httpMethod: '$context.httpMethod', ...ACCESS_LOG_FIELDS };
+  /** The access-log line before, for docs/capacity.md's figures: two fields that repeated others, and the protocol. */
+  const BEFORE = {
+    requestTime: '$context.requestTime',
+    httpMethod: '$context.httpMethod',
+    protocol: '$context.protocol',
+    ...ACCESS_LOG_FIELDS,
+  };
   /** A keyed getPet as API Gateway fills the variables in (`-` where a variable has no value). */
   const VALUES: Record<string, string> = {
     '$context.requestId': 'Jx3kPhY0oAMEVxw=',
@@ -181,11 +185,14 @@ describe('what one request writes to CloudWatch Logs', () => {
     expect(new Set(variables).size).toBe(variables.length);
     expect(variables).not.toContain('$context.httpMethod');
     expect(variables).not.toContain('$context.requestTime');
+    // Nor the protocol or the body's length: nothing an operator acts on, 44 bytes of every request.
+    expect(variables).not.toContain('$context.protocol');
+    expect(variables).not.toContain('$context.responseLength');
   });
 
-  it('a request writes 1,223 bytes before and 411 after: a shorter access-log line, and no platform records from either invocation', () => {
+  it('a request writes 1,223 bytes before and 367 after: a shorter access-log line, and no platform records from either invocation', () => {
     const before = line(BEFORE) + 2 * PLATFORM_RECORDS_BYTES;
     const after = line(ACCESS_LOG_FIELDS);
-    expect({ before, after }).toEqual({ before: 1_223, after: 411 });
+    expect({ before, after }).toEqual({ before: 1_223, after: 367 });
   });
 });
