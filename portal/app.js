@@ -23,9 +23,7 @@ async function cognito(action, body) {
   });
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const type = String(answer.__type ?? answer.code ?? 'Error')
-      .split('#')
-      .pop();
+    const type = String(answer.__type ?? answer.code ?? 'Error').replace(/^.*#/, '');
     throw new CognitoError(type, answer.message ?? `${action} failed (${response.status})`);
   }
   return answer;
@@ -124,20 +122,19 @@ class SessionOver extends Error {
   }
 }
 
-function endSession() {
+/** Forgets the session and what it showed, and says `notice` on the signed-out page. */
+function endSession(notice = '', kind = 'ok') {
   sessionsEnded++;
   window.clearTimeout(refreshTimer);
   session = undefined;
   showNewKey();
   $('#keys tbody').replaceChildren();
   for (const message of document.querySelectorAll('#account .message')) report(message, '');
+  show();
+  report($('#notice'), notice, kind);
 }
 
-function expire() {
-  endSession();
-  show();
-  report($('#notice'), 'Your sign-in has ended: sign in again.', 'problem');
-}
+const expire = () => endSession('Your sign-in has ended: sign in again.', 'problem');
 
 // ---- the account API ----
 
@@ -147,11 +144,8 @@ async function account(method, path, body) {
   const send = (token) =>
     fetch(`${config.accountBaseUrl}${path}`, {
       method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      headers: { authorization: `Bearer ${token}`, ...(body && { 'content-type': 'application/json' }) },
+      body: body && JSON.stringify(body),
     });
   let response = await send(await accessToken());
   // Never retried with the token of whoever signed in since.
@@ -387,7 +381,6 @@ $('#test-key').addEventListener('click', async () => {
 $('#sign-out').addEventListener('click', async () => {
   const refreshToken = session?.refreshToken;
   endSession();
-  show();
   // Revokes the refresh token and the tokens issued with it, so it can get no new ones.
   const revoked =
     !refreshToken ||
@@ -404,11 +397,7 @@ $('#sign-out').addEventListener('click', async () => {
 
 $('#delete-account').addEventListener('click', async () => {
   if (!confirm('Delete your account? Every key is revoked and you can no longer sign in.')) return;
-  await account('DELETE', '/account').then(() => {
-    endSession();
-    show();
-    report($('#notice'), 'Your account is deleted and its keys are revoked.');
-  }, failedIn('#delete'));
+  await account('DELETE', '/account').then(() => endSession('Your account is deleted and its keys are revoked.'), failedIn('#delete'));
 });
 
 // The API reference page (opened from here, so `window.opener` is this page) asks for these.

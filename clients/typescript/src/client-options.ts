@@ -1,5 +1,5 @@
 /** What both clients take besides their base URLs and credentials: timeouts, retries, and the `fetch` to use. */
-import { resolveRetryPolicy, type RetryOptions, type RetryPolicy } from './retry-policy.ts';
+import { resolveRetryPolicy, type RetryOptions } from './retry-policy.ts';
 
 /** A `fetch` to send requests with: instrumentation, a proxy agent, a test double. */
 export type FetchFunction = (request: Request) => Promise<Response>;
@@ -18,13 +18,9 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
 }
 
-export interface Transport {
-  readonly timeoutMs: number;
-  readonly retry: RetryPolicy;
-  readonly fetch: FetchFunction;
-}
+export type Transport = ReturnType<typeof resolveTransport>;
 
-export function resolveTransport(options: TransportOptions): Transport {
+export function resolveTransport(options: TransportOptions) {
   const timeoutMs = options.timeoutMs ?? 10_000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
     throw new TypeError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);

@@ -2,7 +2,7 @@
  * What a call can fail with, all `PetStoreError`s: the service's own error answer (`ServiceError`), an answer from
  * what stands in front of it (`GatewayError`), and no usable answer at all (`NetworkError`).
  */
-import { isKnownCodeOf, type ErrorCodeOf, type OperationId } from './operations.ts';
+import { OPERATION_ERROR_CODES, type ErrorCodeOf, type OperationId } from './operations.ts';
 
 export interface FailedCall {
   /** The operation, named as in the OpenAPI documents (`createPet`, `listAccountKeys`, …). */
@@ -117,6 +117,6 @@ export type ServiceErrorOf<Operation extends OperationId> = ServiceError & {
 export function isServiceError(error: unknown): error is ServiceError;
 export function isServiceError<Operation extends OperationId>(error: unknown, operation: Operation): error is ServiceErrorOf<Operation>;
 export function isServiceError(error: unknown, operation?: OperationId): boolean {
-  if (!(error instanceof ServiceError)) return false;
-  return operation === undefined || (error.operation === operation && isKnownCodeOf(operation, error.code));
+  const known: readonly string[] | undefined = operation && OPERATION_ERROR_CODES[operation];
+  return error instanceof ServiceError && (known === undefined || (error.operation === operation && known.includes(error.code)));
 }

@@ -25,7 +25,3 @@ export const OPERATION_ERROR_CODES = {
 
 /** The error codes `operation` can answer, e.g. `ErrorCodeOf<'getPet'>` includes `'not_found'`. */
 export type ErrorCodeOf<Operation extends OperationId> = (typeof OPERATION_ERROR_CODES)[Operation][number];
-
-/** Whether `code` is one this SDK knows `operation` to answer (a newer service may answer others). */
-export const isKnownCodeOf = <Operation extends OperationId>(operation: Operation, code: string): code is ErrorCodeOf<Operation> =>
-  (OPERATION_ERROR_CODES[operation] as readonly string[]).includes(code);

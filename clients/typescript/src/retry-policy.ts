@@ -26,11 +26,8 @@ export interface RetryEvent {
   readonly error: PetStoreError;
 }
 
-export interface RetryPolicy {
-  readonly maxAttempts: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-  readonly onRetry: ((retry: RetryEvent) => void) | undefined;
+export interface RetryPolicy extends Required<Omit<RetryOptions, 'onRetry'>> {
+  readonly onRetry: RetryOptions['onRetry'];
   /** A number in [0, 1): `Math.random` but in tests. */
   readonly random: () => number;
 }

@@ -14,10 +14,7 @@ export interface Outcome<T> {
   readonly error?: unknown;
 }
 
-export interface Success<T> {
-  readonly data: T;
-  readonly response: Response;
-}
+export type Success<T> = Required<Pick<Outcome<T>, 'data' | 'response'>>;
 
 export interface SendSettings {
   readonly timeoutMs: number;
