@@ -8,11 +8,9 @@ import { join } from 'node:path';
 import { MESSAGES_OPENAPI_FILE, PETS_OPENAPI_FILE } from '../../openapi/render';
 import { compileStrict, expectRunRoutedAndStored, loadProgram, useGeneratedClient } from './generated-support/client-run';
 
-const CLI = 'openapi-typescript/bin/cli.js';
-
-const { api, clientDir: CLIENT_DIR } = useGeneratedClient('generated-client', (generated) => [
-  [CLI, PETS_OPENAPI_FILE, '--output', join(generated, 'pets.ts')],
-  [CLI, MESSAGES_OPENAPI_FILE, '--output', join(generated, 'messages.ts')],
+const { api, clientDir: CLIENT_DIR } = useGeneratedClient('generated-client', 'openapi-typescript/bin/cli.js', (generated) => [
+  [PETS_OPENAPI_FILE, '--output', join(generated, 'pets.ts')],
+  [MESSAGES_OPENAPI_FILE, '--output', join(generated, 'messages.ts')],
 ]);
 
 test('the generated types compile the client program and refuse a body without categoryId, an unknown status, a text limit and a message without its field', () => {

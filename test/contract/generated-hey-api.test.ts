@@ -15,12 +15,10 @@ import {
   useGeneratedClient,
 } from './generated-support/client-run';
 
-const CLI = '@hey-api/openapi-ts/bin/run.js';
-
 // --no-log-file only keeps an error log out of the project root; the generated code is the default.
-const { api, clientDir: CLIENT_DIR } = useGeneratedClient('generated-hey-api', (generated) => [
-  [CLI, '--input', PETS_OPENAPI_FILE, '--output', join(generated, 'pets'), '--no-log-file'],
-  [CLI, '--input', MESSAGES_OPENAPI_FILE, '--output', join(generated, 'messages'), '--no-log-file'],
+const { api, clientDir: CLIENT_DIR } = useGeneratedClient('generated-hey-api', '@hey-api/openapi-ts/bin/run.js', (generated) => [
+  ['--input', PETS_OPENAPI_FILE, '--output', join(generated, 'pets'), '--no-log-file'],
+  ['--input', MESSAGES_OPENAPI_FILE, '--output', join(generated, 'messages'), '--no-log-file'],
 ]);
 
 test('the generated SDKs compile the client program under strict TypeScript and refuse the mistakes', () => {

@@ -16,11 +16,9 @@ import {
   useGeneratedClient,
 } from './generated-support/client-run';
 
-const CLI = 'oazapfts/dist/cli.js';
-
-const { api, clientDir: CLIENT_DIR } = useGeneratedClient('generated-oazapfts', (generated) => [
-  [CLI, PETS_OPENAPI_FILE, join(generated, 'pets.ts')],
-  [CLI, MESSAGES_OPENAPI_FILE, join(generated, 'messages.ts')],
+const { api, clientDir: CLIENT_DIR } = useGeneratedClient('generated-oazapfts', 'oazapfts/dist/cli.js', (generated) => [
+  [PETS_OPENAPI_FILE, join(generated, 'pets.ts')],
+  [MESSAGES_OPENAPI_FILE, join(generated, 'messages.ts')],
 ]);
 
 test('the generated modules compile the client program under strict TypeScript and refuse the mistakes', () => {

@@ -1,6 +1,6 @@
 /** The account API's client, for a signed-in user with their Cognito access token: API keys and the account. */
 import createClient, { type Client } from 'openapi-fetch';
-import { accountBaseUrl } from './base-url.ts';
+import { baseUrl } from './base-url.ts';
 import { checkBearerCredential, resolveTransport, type CallOptions, type Transport, type TransportOptions } from './client-options.ts';
 import type { paths as AccountPaths } from './generated/account.ts';
 import type { OperationId } from './operations.ts';
@@ -33,7 +33,10 @@ export class AccountClient {
     const { accessToken } = options;
     if (typeof accessToken === 'string') checkAccessToken(accessToken);
     this.#accessToken = typeof accessToken === 'string' ? () => accessToken : accessToken;
-    this.#account = createClient<AccountPaths>({ baseUrl: accountBaseUrl(options.accountBaseUrl), fetch: this.#transport.fetch });
+    this.#account = createClient<AccountPaths>({
+      baseUrl: baseUrl('accountBaseUrl', options.accountBaseUrl),
+      fetch: this.#transport.fetch,
+    });
   }
 
   /** The user's keys, active and recently revoked, newest first, with the account's limits (`GET /account/keys`). */

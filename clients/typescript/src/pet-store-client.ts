@@ -1,6 +1,6 @@
 /** The client of the pets and messages APIs, called with an API key; requests typed by the documents through openapi-fetch. */
 import createClient, { type Client } from 'openapi-fetch';
-import { messagesBaseUrl, petsBaseUrl } from './base-url.ts';
+import { baseUrl } from './base-url.ts';
 import { checkBearerCredential, resolveTransport, type CallOptions, type Transport, type TransportOptions } from './client-options.ts';
 import { warnDeprecatedOnce } from './deprecation.ts';
 import type { paths as MessagesPaths } from './generated/messages.ts';
@@ -69,9 +69,9 @@ export class PetStoreClient {
     this.#transport = resolveTransport(options);
     const headers = { Authorization: `Bearer ${checkBearerCredential('apiKey', options.apiKey)}` };
     const fetch = this.#transport.fetch;
-    this.#petsBaseUrl = petsBaseUrl(options.petsBaseUrl);
+    this.#petsBaseUrl = baseUrl('petsBaseUrl', options.petsBaseUrl);
     this.#pets = createClient<PetsPaths>({ baseUrl: this.#petsBaseUrl, headers, fetch });
-    this.#messages = createClient<MessagesPaths>({ baseUrl: messagesBaseUrl(options.messagesBaseUrl), headers, fetch });
+    this.#messages = createClient<MessagesPaths>({ baseUrl: baseUrl('messagesBaseUrl', options.messagesBaseUrl), headers, fetch });
   }
 
   /**

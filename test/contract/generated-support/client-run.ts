@@ -25,18 +25,19 @@ export async function runGenerators(commands: readonly (readonly string[])[]): P
 }
 
 /**
- * The test API, and a client folder (test/contract/<folder>) whose generated/ the generator's `commands` write
- * before the file's tests (a folder made first: oazapfts does not create it).
+ * The test API, and a client folder (test/contract/<folder>) whose generated/ the generator `script` writes, once
+ * per argument list, before the file's tests (the folder made first: oazapfts does not create it).
  */
 export function useGeneratedClient(
   folder: string,
-  commands: (generated: string) => readonly (readonly string[])[],
+  script: string,
+  argumentLists: (generated: string) => readonly (readonly string[])[],
 ): { readonly api: TestApi; readonly clientDir: string } {
   const clientDir = resolve(__dirname, '..', folder);
   const api = useTestApi();
   beforeAll(async () => {
     mkdirSync(join(clientDir, 'generated'), { recursive: true });
-    await runGenerators(commands(join(clientDir, 'generated')));
+    await runGenerators(argumentLists(join(clientDir, 'generated')).map((args) => [script, ...args]));
   }, 60_000);
   return { api, clientDir };
 }
