@@ -1,12 +1,7 @@
 /**
- * The developer portal page: sign-up, sign-in, password reset and the account's API keys. It talks
- * to Amazon Cognito's API directly (locally: cognito-local) and to the account API with the access
- * token; every address comes from config.json (written by the stack, or served by `npm start`). No
- * framework and nothing loaded from elsewhere.
- *
- * Nothing is stored in the browser: the tokens live in this page's memory and a new key only in the
- * DOM, until sign-out, "I have copied it" or leaving the page (docs/portal.md says why). The API
- * reference, opened from here in a new tab, asks this page for them (`window.petstorePortal`).
+ * The developer portal page: sign-up, sign-in, password reset and API keys, through Cognito's API and the account
+ * API at the addresses in config.json. Nothing is stored in the browser: the tokens live in this page's memory and
+ * a new key only in the DOM (docs/portal.md says why); the API reference asks this page for them.
  */
 const $ = (selector) => document.querySelector(selector);
 const config = await (await fetch('config.json', { cache: 'no-store' })).json();
@@ -28,9 +23,7 @@ async function cognito(action, body) {
   });
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const type = String(answer.__type ?? answer.code ?? 'Error')
-      .split('#')
-      .pop();
+    const type = String(answer.__type ?? answer.code ?? 'Error').replace(/^.*#/, '');
     throw new CognitoError(type, answer.message ?? `${action} failed (${response.status})`);
   }
   return answer;
@@ -38,10 +31,7 @@ async function cognito(action, body) {
 
 const INVALID_CODE = 'That code is not valid (or has expired): check it, or ask for a new one.';
 
-/**
- * Cognito's messages are terse; say what to do instead. Chosen by the form the call came from: the
- * same error type means a wrong password on Sign in and a refused new password on Sign up.
- */
+/** Cognito's terse messages as what to do, by form: one error type is a wrong password on Sign in, a refused one on Sign up. */
 function explainCognito(error, form) {
   const choosesPassword = form === 'sign-up' || form === 'reset';
   switch (error.type) {
@@ -82,7 +72,7 @@ function explainCognito(error, form) {
 
 /** `{ email, accessToken, refreshToken, expiresAt }` while signed in. */
 let session;
-/** Sessions ended on this page: an answer to a call made before the last end is nobody's to show. */
+/** An answer to a call made before the last sign-out is nobody's to show. */
 let sessionsEnded = 0;
 let refreshTimer;
 let refreshing;
@@ -93,10 +83,9 @@ const expiryOf = (jwt) => JSON.parse(window.atob(jwt.split('.')[1].replace(/-/g,
 
 function startSession(email, result, refreshToken = result.RefreshToken) {
   // The token's own expiry: cognito-local sends no ExpiresIn.
-  const expiresAt = expiryOf(result.AccessToken);
-  session = { email, accessToken: result.AccessToken, refreshToken, expiresAt };
+  session = { email, accessToken: result.AccessToken, refreshToken, expiresAt: expiryOf(result.AccessToken) };
   window.clearTimeout(refreshTimer);
-  const lifetime = expiresAt - Date.now();
+  const lifetime = session.expiresAt - Date.now();
   refreshTimer = window.setTimeout(() => void accessToken(true).catch(() => undefined), lifetime - Math.min(RENEW_BEFORE_MS, lifetime / 2));
 }
 
@@ -133,37 +122,30 @@ class SessionOver extends Error {
   }
 }
 
-function endSession() {
+/** Forgets the session and what it showed, and says `notice` on the signed-out page. */
+function endSession(notice = '', kind = 'ok') {
   sessionsEnded++;
   window.clearTimeout(refreshTimer);
   session = undefined;
-  forgetNewKey();
+  showNewKey();
   $('#keys tbody').replaceChildren();
   for (const message of document.querySelectorAll('#account .message')) report(message, '');
+  show();
+  report($('#notice'), notice, kind);
 }
 
-function expire() {
-  endSession();
-  show();
-  report($('#notice'), 'Your sign-in has ended: sign in again.', 'problem');
-}
+const expire = () => endSession('Your sign-in has ended: sign in again.', 'problem');
 
 // ---- the account API ----
 
-/**
- * A call with the access token; a refused token is renewed once, and if that fails the session ends. An answer that
- * arrives after the session ended (sign-out, then maybe someone else's sign-in) is dropped: it was not theirs.
- */
+/** A call with the access token, renewed once if refused; an answer that arrives after the session ended is dropped. */
 async function account(method, path, body) {
   const calledIn = sessionsEnded;
   const send = (token) =>
     fetch(`${config.accountBaseUrl}${path}`, {
       method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      headers: { authorization: `Bearer ${token}`, ...(body && { 'content-type': 'application/json' }) },
+      body: body && JSON.stringify(body),
     });
   let response = await send(await accessToken());
   // Never retried with the token of whoever signed in since.
@@ -229,30 +211,28 @@ async function listKeys() {
     `${active} of ${maxActiveKeys} active keys. A revoked key is refused within ${revocationDelaySeconds} seconds.`;
 }
 
+/** Reports a failed account call in `place`; a session that ended says so already. */
+const failedIn = (place) => (error) => {
+  if (!(error instanceof SessionOver)) report($(place), error.message, 'problem');
+};
+
 async function revokeKey(keyId, delaySeconds) {
   if (!confirm(`Revoke ${keyId}? Calls with it are refused within ${delaySeconds} seconds.`)) return;
-  try {
-    await account('DELETE', `/account/keys/${encodeURIComponent(keyId)}`);
-    await listKeys();
-    report($('#key-list'), `Revoked ${keyId}: it stops working within ${delaySeconds} seconds (the API caches key checks that long).`);
-  } catch (error) {
-    if (!(error instanceof SessionOver)) report($('#key-list'), error.message, 'problem');
-  }
+  await account('DELETE', `/account/keys/${encodeURIComponent(keyId)}`)
+    .then(listKeys)
+    .then(() =>
+      report($('#key-list'), `Revoked ${keyId}: it stops working within ${delaySeconds} seconds (the API caches key checks that long).`),
+    )
+    .catch(failedIn('#key-list'));
 }
 
-function showNewKey(created) {
-  $('#new-key').hidden = false;
-  $('#new-key-value').textContent = created.key;
-  $('#new-key-curl').textContent = `curl -H 'Authorization: Bearer ${created.key}' ${config.petsBaseUrl}/pets`;
+/** Shows a key just created, or with none forgets the one shown. */
+function showNewKey(key = '') {
+  $('#new-key').hidden = !key;
+  $('#new-key-value').textContent = key;
+  $('#new-key-curl').textContent = key && `curl -H 'Authorization: Bearer ${key}' ${config.petsBaseUrl}/pets`;
   $('#test-result').textContent = '';
-}
-
-function forgetNewKey() {
-  $('#new-key').hidden = true;
-  $('#new-key-value').textContent = '';
-  $('#new-key-curl').textContent = '';
-  $('#test-result').textContent = '';
-  report($('#new-key'), '');
+  if (!key) report($('#new-key'), '');
 }
 
 function show() {
@@ -260,9 +240,7 @@ function show() {
   $('#account').hidden = !session;
   if (!session) return;
   $('#who').textContent = session.email;
-  listKeys().catch((error) => {
-    if (!(error instanceof SessionOver)) report($('#key-list'), error.message, 'problem');
-  });
+  listKeys().catch(failedIn('#key-list'));
 }
 
 // ---- what the user does ----
@@ -369,7 +347,7 @@ handle('#sign-in', async ({ email, password }) => {
 handle('#create-key', async ({ description }) => {
   const created = await account('POST', '/account/keys', { description });
   $('#create-key').reset();
-  showNewKey(created);
+  showNewKey(created.key);
   report($('#create-key'), `Created ${created.keyId}.`);
   await listKeys();
   $('#new-key').scrollIntoView({ block: 'nearest' });
@@ -387,7 +365,7 @@ $('#copy-key').addEventListener('click', () => {
 });
 
 $('#dismiss-key').addEventListener('click', () => {
-  forgetNewKey();
+  showNewKey();
   report($('#create-key'), 'The key is no longer shown.');
 });
 
@@ -403,14 +381,13 @@ $('#test-key').addEventListener('click', async () => {
 $('#sign-out').addEventListener('click', async () => {
   const refreshToken = session?.refreshToken;
   endSession();
-  show();
   // Revokes the refresh token and the tokens issued with it, so it can get no new ones.
-  const revoked = refreshToken
-    ? await cognito('RevokeToken', { ClientId: config.clientId, Token: refreshToken }).then(
-        () => true,
-        () => false,
-      )
-    : true;
+  const revoked =
+    !refreshToken ||
+    (await cognito('RevokeToken', { ClientId: config.clientId, Token: refreshToken }).then(
+      () => true,
+      () => false,
+    ));
   report(
     $('#notice'),
     revoked ? 'Signed out.' : 'Signed out on this page, but Cognito could not be told: the sign-in ends by itself within a day.',
@@ -420,14 +397,7 @@ $('#sign-out').addEventListener('click', async () => {
 
 $('#delete-account').addEventListener('click', async () => {
   if (!confirm('Delete your account? Every key is revoked and you can no longer sign in.')) return;
-  try {
-    await account('DELETE', '/account');
-    endSession();
-    show();
-    report($('#notice'), 'Your account is deleted and its keys are revoked.');
-  } catch (error) {
-    if (!(error instanceof SessionOver)) report($('#delete'), error.message, 'problem');
-  }
+  await account('DELETE', '/account').then(() => endSession('Your account is deleted and its keys are revoked.'), failedIn('#delete'));
 });
 
 // The API reference page (opened from here, so `window.opener` is this page) asks for these.
@@ -439,19 +409,14 @@ window.petstorePortal = {
 // ---- start ----
 
 const rule = config.passwordPolicy;
-const ruleText =
-  `At least ${rule.minLength} characters` +
-  [
-    rule.requireLowercase && 'a lowercase letter',
-    rule.requireUppercase && 'an uppercase letter',
-    rule.requireDigits && 'a digit',
-    rule.requireSymbols && 'a symbol',
-  ]
-    .filter(Boolean)
-    .map((part) => `, ${part}`)
-    .join('') +
-  '.';
-for (const hint of [$('#password-rule'), $('#reset-rule')]) hint.textContent = ruleText;
+const ruleText = [
+  `At least ${rule.minLength} characters`,
+  rule.requireLowercase && 'a lowercase letter',
+  rule.requireUppercase && 'an uppercase letter',
+  rule.requireDigits && 'a digit',
+  rule.requireSymbols && 'a symbol',
+].filter(Boolean);
+for (const hint of [$('#password-rule'), $('#reset-rule')]) hint.textContent = `${ruleText.join(', ')}.`;
 for (const input of document.querySelectorAll('input[data-new-password]')) input.minLength = rule.minLength;
 $('#code-hint').textContent = config.local
   ? 'Running locally: no email is sent. Codes are printed in the terminal running npm start ("Confirmation code for …").'

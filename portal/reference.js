@@ -1,11 +1,8 @@
 /**
- * The API reference inside the portal: Swagger UI (shipped with the portal, no CDN) on the committed
- * OpenAPI documents, with this stage's base URLs from config.json as their only servers, so "Try it
- * out" calls this stage. Opened from the portal page, it asks that page (its opener) for the key just
- * created or the access token: the portal stores neither in the browser.
+ * Swagger UI (shipped with the portal, no CDN) on the OpenAPI documents, with this stage's base URLs as their only
+ * servers; it asks the portal page that opened it for the key just created or the access token.
  */
 const config = await (await fetch('config.json', { cache: 'no-store' })).json();
-// One document per API, each relative to its own base address.
 const BASE_URLS = { pets: config.petsBaseUrl, messages: config.messagesBaseUrl, account: config.accountBaseUrl };
 const requested = new URLSearchParams(location.search).get('api');
 const api = requested in BASE_URLS ? requested : 'pets';
@@ -19,7 +16,7 @@ if (config.local) spec.info.description = spec.info.description.replaceAll('http
 // Keeps the headings in order: Swagger UI's title is an h1, its sections h3.
 spec.info.description = `## About this API\n\n${spec.info.description}`;
 
-/** The portal page that opened this one, if it is still there (and on this origin). */
+// The portal page that opened this one, if it is still there (and on this origin).
 const portal = (() => {
   try {
     return window.opener?.petstorePortal;
@@ -61,10 +58,7 @@ const ui = SwaggerUIBundle({
 });
 window.ui = ui;
 
-/**
- * What Swagger UI renders without a name, named whenever it renders (axe-core: every part of the page in a
- * landmark, every select and region labelled): its header parts become regions, its selects say what they choose.
- */
+// What Swagger UI renders without a name, named whenever it renders (axe-core: every part in a landmark, every select labelled).
 const reference = document.querySelector('#api-reference');
 const name = (element, label, role) => {
   if (role) element.setAttribute('role', role);

@@ -4,21 +4,14 @@
  * listing with a filter and following `Link`, fetching one, submitting a message to the messages
  * base URL) while known mistakes must fail, and the program then runs against the local server.
  */
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { MESSAGES_OPENAPI_FILE, PETS_OPENAPI_FILE } from '../../openapi/render';
-import { useTestApi } from '../support/test-api';
-import { compileStrict, expectRunRoutedAndStored, loadProgram, runGenerators } from './generated-support/client-run';
+import { compileStrict, expectRunRoutedAndStored, loadProgram, useGeneratedClient } from './generated-support/client-run';
 
-const CLIENT_DIR = resolve(__dirname, 'generated-client');
-const CLI = 'openapi-typescript/bin/cli.js';
-
-const api = useTestApi();
-beforeAll(async () => {
-  await runGenerators([
-    [CLI, PETS_OPENAPI_FILE, '--output', join(CLIENT_DIR, 'generated', 'pets.ts')],
-    [CLI, MESSAGES_OPENAPI_FILE, '--output', join(CLIENT_DIR, 'generated', 'messages.ts')],
-  ]);
-}, 60_000);
+const { api, clientDir: CLIENT_DIR } = useGeneratedClient('generated-client', 'openapi-typescript/bin/cli.js', (generated) => [
+  [PETS_OPENAPI_FILE, '--output', join(generated, 'pets.ts')],
+  [MESSAGES_OPENAPI_FILE, '--output', join(generated, 'messages.ts')],
+]);
 
 test('the generated types compile the client program and refuse a body without categoryId, an unknown status, a text limit and a message without its field', () => {
   // openapi-typescript emits types only, and openapi-fetch ships its own: all of it passes exactOptionalPropertyTypes.

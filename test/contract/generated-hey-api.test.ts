@@ -4,29 +4,22 @@
  * following `Link`, fetches one and submits a message; it must compile, mistakes must not, and its run against
  * the local server must send every operation to its own base URL.
  */
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { MESSAGES_OPENAPI_FILE, PETS_OPENAPI_FILE } from '../../openapi/render';
-import { useTestApi } from '../support/test-api';
 import {
   compileStrict,
   expectOnlyExactOptionalErrorsIn,
   expectRunRoutedAndStored,
   loadProgram,
   requestsSentBy,
-  runGenerators,
+  useGeneratedClient,
 } from './generated-support/client-run';
 
-const CLIENT_DIR = resolve(__dirname, 'generated-hey-api');
-const CLI = '@hey-api/openapi-ts/bin/run.js';
-
-const api = useTestApi();
-beforeAll(async () => {
-  // --no-log-file only keeps an error log out of the project root; the generated code is the default.
-  await runGenerators([
-    [CLI, '--input', PETS_OPENAPI_FILE, '--output', join(CLIENT_DIR, 'generated', 'pets'), '--no-log-file'],
-    [CLI, '--input', MESSAGES_OPENAPI_FILE, '--output', join(CLIENT_DIR, 'generated', 'messages'), '--no-log-file'],
-  ]);
-}, 60_000);
+// --no-log-file only keeps an error log out of the project root; the generated code is the default.
+const { api, clientDir: CLIENT_DIR } = useGeneratedClient('generated-hey-api', '@hey-api/openapi-ts/bin/run.js', (generated) => [
+  ['--input', PETS_OPENAPI_FILE, '--output', join(generated, 'pets'), '--no-log-file'],
+  ['--input', MESSAGES_OPENAPI_FILE, '--output', join(generated, 'messages'), '--no-log-file'],
+]);
 
 test('the generated SDKs compile the client program under strict TypeScript and refuse the mistakes', () => {
   // The fetch client hey-api copies into each output (client/, core/) does not itself pass exactOptionalPropertyTypes;

@@ -4,31 +4,22 @@
  * filter following `Link`, fetches one and submits a message; it must compile, mistakes must not, and its run
  * against the local server must send every operation to its own base URL.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { MESSAGES_OPENAPI_FILE, PETS_OPENAPI_FILE } from '../../openapi/render';
-import { useTestApi } from '../support/test-api';
 import {
   PROJECT_ROOT,
   compileStrict,
   expectOnlyExactOptionalErrorsIn,
   expectRunRoutedAndStored,
   loadProgram,
-  runGenerators,
+  useGeneratedClient,
 } from './generated-support/client-run';
 
-const CLIENT_DIR = resolve(__dirname, 'generated-oazapfts');
-const CLI = 'oazapfts/dist/cli.js';
-
-const api = useTestApi();
-beforeAll(async () => {
-  // oazapfts writes one file and does not create its folder.
-  mkdirSync(join(CLIENT_DIR, 'generated'), { recursive: true });
-  await runGenerators([
-    [CLI, PETS_OPENAPI_FILE, join(CLIENT_DIR, 'generated', 'pets.ts')],
-    [CLI, MESSAGES_OPENAPI_FILE, join(CLIENT_DIR, 'generated', 'messages.ts')],
-  ]);
-}, 60_000);
+const { api, clientDir: CLIENT_DIR } = useGeneratedClient('generated-oazapfts', 'oazapfts/dist/cli.js', (generated) => [
+  [PETS_OPENAPI_FILE, join(generated, 'pets.ts')],
+  [MESSAGES_OPENAPI_FILE, join(generated, 'messages.ts')],
+]);
 
 test('the generated modules compile the client program under strict TypeScript and refuse the mistakes', () => {
   // Each operation with a body passes `oazapfts.json(…)`, typed `body?: string | undefined`, to a `body?: string`.

@@ -7,16 +7,10 @@
  * request's authorizer runs as a fresh instance (`freshAuthorizer`), so a revoked key is refused at once.
  */
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '#contract/account-limits';
-import {
-  AccountClient,
-  GatewayError,
-  isServiceError,
-  PetStoreClient,
-  ServiceError,
-  type AccessTokenSource,
-} from '../../clients/typescript/src/index.ts';
+import { AccountClient, GatewayError, isServiceError, ServiceError, type AccessTokenSource } from '../../clients/typescript/src/index.ts';
 import { contractCheckedFetch, expectNoContractProblems } from './support/contract-checked-fetch';
-import { claimsOf, newUser, signIn, tokenSignedByEmulator } from '../support/cognito-users';
+import { failureOf, petStoreClient } from './support/local-clients';
+import { claimsOf, expectKeyCreatedThenListed, newUser, signIn, tokenSignedByEmulator } from '../support/cognito-users';
 import { useTestApi } from '../support/test-api';
 
 const api = useTestApi({ accounts: true, freshAuthorizer: true });
@@ -29,35 +23,16 @@ const accounts = () => {
 
 const accountClient = (accessToken: AccessTokenSource): AccountClient =>
   new AccountClient({ accountBaseUrl: api.origin, accessToken, fetch: contractCheckedFetch });
-const petStore = (apiKey: string): PetStoreClient =>
-  new PetStoreClient({ petsBaseUrl: api.petsBaseUrl, messagesBaseUrl: api.origin, apiKey, fetch: contractCheckedFetch });
-
-const failureOf = (call: Promise<unknown>): Promise<unknown> =>
-  call.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
 
 test('a key created through AccountClient is listed (without the key) and works with PetStoreClient; revoked, it is refused', async () => {
   const user = await newUser(accounts());
   const account = accountClient(user.accessToken);
 
   const created = await account.createKey('SDK test');
-  expect(created).toEqual({
-    key: expect.stringMatching(/^pst_/),
-    keyId: expect.stringMatching(/^key_/),
-    description: 'SDK test',
-    status: 'active',
-    createdAt: expect.any(String),
-  });
   const listed = await account.listKeys();
-  expect(listed).toEqual({
-    keys: [{ keyId: created.keyId, description: 'SDK test', status: 'active', createdAt: created.createdAt }],
-    maxActiveKeys: MAX_ACTIVE_KEYS_PER_ACCOUNT,
-    revocationDelaySeconds: 60,
-  });
+  expectKeyCreatedThenListed(created, listed, 'SDK test');
 
-  const pets = petStore(created.key);
+  const pets = petStoreClient(api, created.key);
   const pet = await pets.createPet({ name: 'made with a portal key', categoryId: 1 });
   await expect(pets.submitMessage(`added ${pet.id}`)).resolves.toMatchObject({ status: 'queued' });
 
@@ -123,6 +98,6 @@ test('deleteAccount revokes every key and deletes the user', async () => {
   const account = accountClient(user.accessToken);
   const { key } = await account.createKey('doomed');
   await expect(account.deleteAccount()).resolves.toBeUndefined();
-  await expect(petStore(key).listPetsPage()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+  await expect(petStoreClient(api, key).listPetsPage()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
   await expect(signIn(accounts(), user.email, user.password)).rejects.toThrow(/InitiateAuth/);
 }, 30_000);

@@ -5,6 +5,7 @@
  */
 import { GatewayError, isServiceError, PetStoreClient, PetStoreError, ServiceError, type Pet } from '../../clients/typescript/src/index.ts';
 import { contractCheckedFetch, expectNoContractProblems } from './support/contract-checked-fetch';
+import { failureOf, petStoreClient } from './support/local-clients';
 import { useTestApi } from '../support/test-api';
 
 const api = useTestApi();
@@ -17,15 +18,7 @@ beforeEach(() => {
 });
 afterEach(() => warnings.mockRestore());
 
-const client = (apiKey = api.key): PetStoreClient =>
-  new PetStoreClient({ petsBaseUrl: api.petsBaseUrl, messagesBaseUrl: api.origin, apiKey, fetch: contractCheckedFetch });
-
-/** What a call threw. */
-const failureOf = (call: Promise<unknown>): Promise<unknown> =>
-  call.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
+const client = (apiKey = api.key): PetStoreClient => petStoreClient(api, apiKey);
 
 test('createPet answers the stored pet; status defaults to available; the pet is stored once', async () => {
   const name = `sdk-create-${Date.now()}`;

@@ -5,6 +5,7 @@
 import { SignJWT, importJWK, generateKeyPair, type JWTPayload } from 'jose';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '#contract/account-limits';
 import type { LocalAccounts } from '#local/accounts';
 
 export interface SignedIn {
@@ -78,3 +79,22 @@ export async function forgedToken(claims: JWTPayload, expiresAt: number): Promis
 
 export const claimsOf = (token: string): JWTPayload =>
   JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as JWTPayload;
+
+/**
+ * A key as `POST /account/keys` answers it (the key shown this once) and the listing right after, which names it
+ * without the key: the same through the HTTP API and through the SDK's AccountClient.
+ */
+export function expectKeyCreatedThenListed(created: { keyId: string; createdAt: string }, listed: unknown, description: string): void {
+  expect(created).toEqual({
+    key: expect.stringMatching(/^pst_/),
+    keyId: expect.stringMatching(/^key_/),
+    description,
+    status: 'active',
+    createdAt: expect.any(String),
+  });
+  expect(listed).toEqual({
+    keys: [{ keyId: created.keyId, description, status: 'active', createdAt: created.createdAt }],
+    maxActiveKeys: MAX_ACTIVE_KEYS_PER_ACCOUNT,
+    revocationDelaySeconds: 60,
+  });
+}

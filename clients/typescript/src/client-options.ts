@@ -1,13 +1,12 @@
 /** What both clients take besides their base URLs and credentials: timeouts, retries, and the `fetch` to use. */
-import { resolveRetryPolicy, type RetryOptions, type RetryPolicy } from './retry-policy.ts';
+import { resolveRetryPolicy, type RetryOptions } from './retry-policy.ts';
 
-/** A `fetch` for the client to send its requests with: instrumentation, a proxy agent, a test double. */
+/** A `fetch` to send requests with: instrumentation, a proxy agent, a test double. */
 export type FetchFunction = (request: Request) => Promise<Response>;
 
 export interface TransportOptions {
   /** The longest wait for one answer, in milliseconds (default 10 000); a call may make several attempts. */
   readonly timeoutMs?: number;
-  /** When and how long to wait before trying a failed request again (see `RetryOptions`). */
   readonly retry?: RetryOptions;
   /** The `fetch` to send requests with (default: the global `fetch`, looked up on each request). */
   readonly fetch?: FetchFunction;
@@ -19,16 +18,10 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
 }
 
-export interface Transport {
-  readonly timeoutMs: number;
-  readonly retry: RetryPolicy;
-  readonly fetch: FetchFunction;
-}
+export type Transport = ReturnType<typeof resolveTransport>;
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
-
-export function resolveTransport(options: TransportOptions): Transport {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+export function resolveTransport(options: TransportOptions) {
+  const timeoutMs = options.timeoutMs ?? 10_000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
     throw new TypeError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
   return { timeoutMs, retry: resolveRetryPolicy(options.retry), fetch: options.fetch ?? ((request) => fetch(request)) };

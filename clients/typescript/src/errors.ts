@@ -1,28 +1,22 @@
 /**
- * What a call can fail with. Three kinds, one base class: the service's own error answer (`ServiceError`), an
- * answer from what stands in front of it (`GatewayError`: API Gateway's throttling, size limits, crashed
- * functions, the account API's token check), and no usable answer at all (`NetworkError`).
+ * What a call can fail with, all `PetStoreError`s: the service's own error answer (`ServiceError`), an answer from
+ * what stands in front of it (`GatewayError`), and no usable answer at all (`NetworkError`).
  */
-import { isKnownCodeOf, type ErrorCodeOf, type OperationId } from './operations.ts';
+import { OPERATION_ERROR_CODES, type ErrorCodeOf, type OperationId } from './operations.ts';
 
-/** The call that failed. */
 export interface FailedCall {
   /** The operation, named as in the OpenAPI documents (`createPet`, `listAccountKeys`, …). */
   readonly operation: OperationId;
   /** How many requests the call sent, retries included. */
   readonly attempts: number;
   /**
-   * The `Idempotency-Key` every request of a `createPet` or `submitMessage` carried (undefined for other
-   * operations). A failed create may still have been stored: call it again with `{ idempotencyKey }` set to this,
-   * and the same body, to store it exactly once.
+   * The `Idempotency-Key` of a `createPet` or `submitMessage`. A failed create may still have been stored: call it
+   * again with `{ idempotencyKey }` set to this, and the same body, to store it exactly once.
    */
   readonly idempotencyKey?: string | undefined;
 }
 
-/**
- * Base class of every failure a call reports; `catch (error) { if (error instanceof PetStoreError) … }`. Its
- * `message` is what the service or the gateway said, or what went wrong on the way.
- */
+/** Every failure a call reports; its `message` is what the service or the gateway said, or what went wrong. */
 export abstract class PetStoreError extends Error implements FailedCall {
   readonly operation: OperationId;
   readonly attempts: number;
@@ -36,7 +30,6 @@ export abstract class PetStoreError extends Error implements FailedCall {
   }
 }
 
-/** Details of an HTTP answer that are common to the service's errors and the gateway's. */
 export interface AnswerDetails {
   readonly status: number;
   /** API Gateway's id of the request (`apigw-requestid`): quote it when reporting a problem. */
@@ -45,10 +38,7 @@ export interface AnswerDetails {
   readonly retryAfterSeconds: number | undefined;
 }
 
-/**
- * The service's own error answer: `{"code","message","status"}`. `code` is a plain string here, since a newer
- * service may add codes; narrow it to the codes one operation can answer with `isServiceError(error, operation)`.
- */
+/** The service's own error answer `{"code","message","status"}`; narrow `code` with `isServiceError(error, operation)`. */
 export class ServiceError extends PetStoreError implements AnswerDetails {
   override readonly name = 'ServiceError';
   readonly status: number;
@@ -68,8 +58,7 @@ export class ServiceError extends PetStoreError implements AnswerDetails {
 
 /**
  * An answer the service did not give: API Gateway's own `{"message": …}` (429 when throttled, 413 for a body over
- * its limits, 500 when a function failed or timed out, and on the account API 401 for a missing, expired or
- * foreign access token), or anything else in front of the service that does not answer the service's error body.
+ * its limits, 500 when a function failed, 401 for a bad access token on the account API), or any other such body.
  */
 export class GatewayError extends PetStoreError implements AnswerDetails {
   override readonly name = 'GatewayError';
@@ -86,9 +75,8 @@ export class GatewayError extends PetStoreError implements AnswerDetails {
 }
 
 /**
- * No answer could be read: the connection was refused or reset, the name did not resolve, the answer did not
- * come within `timeoutMs` (`timedOut`), or its body was cut off or unreadable. `cause` holds what `fetch` threw.
- * A create that ends like this may still have been stored: see `idempotencyKey`.
+ * No answer could be read (refused, reset, unresolved, cut off, or not within `timeoutMs`: `timedOut`); `cause` is
+ * what `fetch` threw. A create that ends like this may still have been stored: see `idempotencyKey`.
  */
 export class NetworkError extends PetStoreError {
   override readonly name = 'NetworkError';
@@ -115,26 +103,20 @@ function describe(cause: unknown): string {
   return inner ? `${message}: ${inner}` : message;
 }
 
-/** A `ServiceError` of one operation, whose `code` is one of the codes that operation can answer. */
+/** A `ServiceError` of one operation, with one of the codes that operation can answer. */
 export type ServiceErrorOf<Operation extends OperationId> = ServiceError & {
   readonly operation: Operation;
   readonly code: ErrorCodeOf<Operation>;
 };
 
 /**
- * Whether `error` is the service's error answer; with an operation, whether it is that operation's and carries a
- * code this SDK knows it to answer, narrowing `error.code` to those codes:
- *
- * ```ts
- * if (isServiceError(error, 'getPet') && error.code === 'not_found') …
- * ```
- *
- * A code added to the service after this SDK was built fails the second form; `error instanceof ServiceError`
- * still holds for it, with the code as a string.
+ * Whether `error` is the service's error answer; with an operation, that operation's with a code this SDK knows it
+ * to answer (`if (isServiceError(error, 'getPet') && error.code === 'not_found') …`). A code added to the service
+ * later fails the second form; it is still a `ServiceError`, with `code` as a string.
  */
 export function isServiceError(error: unknown): error is ServiceError;
 export function isServiceError<Operation extends OperationId>(error: unknown, operation: Operation): error is ServiceErrorOf<Operation>;
 export function isServiceError(error: unknown, operation?: OperationId): boolean {
-  if (!(error instanceof ServiceError)) return false;
-  return operation === undefined || (error.operation === operation && isKnownCodeOf(operation, error.code));
+  const known: readonly string[] | undefined = operation && OPERATION_ERROR_CODES[operation];
+  return error instanceof ServiceError && (known === undefined || (error.operation === operation && known.includes(error.code)));
 }

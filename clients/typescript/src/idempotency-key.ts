@@ -1,9 +1,4 @@
-/**
- * The `Idempotency-Key` of a create: one per call, the same on each of its retries, so that the service stores
- * the pet (or message) once however many attempts reach it.
- */
-
-/** 1–255 visible ASCII characters without a comma, as the service accepts. */
+/** A create's `Idempotency-Key`: one per call, the same on each retry, so the service stores the create once. */
 const VALID_KEY = /^[\x21-\x2b\x2d-\x7e]{1,255}$/;
 
 /** The caller's key when given (checked), else a new random UUID. */

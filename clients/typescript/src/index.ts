@@ -1,7 +1,4 @@
-/**
- * `@petstore/client`: the Pet Store API from TypeScript. `PetStoreClient` calls the pets and messages APIs with an
- * API key; `AccountClient` calls the developer portal's account API with a signed-in user's access token.
- */
+/** `@petstore/client`: `PetStoreClient` calls the pets and messages APIs with an API key, `AccountClient` the account API. */
 export { PetStoreClient } from './pet-store-client.ts';
 export type {
   CreateOptions,

@@ -1,9 +1,7 @@
 /**
- * The next page of a listing: `Link: <…>; rel="next"` (RFC 8288) names its URL, whose `cursor` the client sends
- * back with its own base URL, so that every page goes through the same address, key and retries.
+ * The `cursor` of the next page from `Link: <…>; rel="next"` (RFC 8288), undefined on the last page. Only the
+ * cursor is taken: every page goes through the client's own base URL, key and retries.
  */
-
-/** The `cursor` of the next page, or undefined on the last page (an answer without a `rel="next"` link). */
 export function nextCursor(link: string | null, requestUrl: string): string | undefined {
   if (link === null) return undefined;
   for (const [, target, parameters] of link.matchAll(/<([^>]*)>([^,<]*)/g)) {

@@ -1,10 +1,7 @@
 /**
- * The operations of the three APIs, by the `operationId` their OpenAPI documents give them, and the error codes
- * each one can answer. The documents type `code` as a plain string (new codes may be added), so the lists are kept
- * here as literal unions; a test holds them to what the service documents for each operation.
+ * The operations by their `operationId` in `docs/openapi/{pets,messages,account}.json`, and the error codes each
+ * can answer: the documents type `code` as a string (codes may be added), so a test holds these lists to them.
  */
-
-/** Every operation the SDK calls, named as in the documents (`docs/openapi/{pets,messages,account}.json`). */
 export type OperationId =
   'listPets' | 'createPet' | 'getPet' | 'submitMessage' | 'listAccountKeys' | 'createAccountKey' | 'revokeAccountKey' | 'deleteAccount';
 
@@ -14,7 +11,7 @@ const codes = <const Own extends readonly string[]>(...own: Own) =>
 /** What every operation with a JSON body can answer about it. */
 const BODY = ['invalid_json', 'unsupported_media_type', 'payload_too_large'] as const;
 
-/** The service's error codes per operation: what `ServiceError.code` can be when `isServiceError(error, operation)` holds. */
+/** What `ServiceError.code` can be when `isServiceError(error, operation)` holds. */
 export const OPERATION_ERROR_CODES = {
   listPets: codes(),
   createPet: codes(...BODY, 'idempotency_key_reused'),
@@ -28,7 +25,3 @@ export const OPERATION_ERROR_CODES = {
 
 /** The error codes `operation` can answer, e.g. `ErrorCodeOf<'getPet'>` includes `'not_found'`. */
 export type ErrorCodeOf<Operation extends OperationId> = (typeof OPERATION_ERROR_CODES)[Operation][number];
-
-/** Whether `code` is one this SDK knows `operation` to answer (a newer service may answer others). */
-export const isKnownCodeOf = <Operation extends OperationId>(operation: Operation, code: string): code is ErrorCodeOf<Operation> =>
-  (OPERATION_ERROR_CODES[operation] as readonly string[]).includes(code);

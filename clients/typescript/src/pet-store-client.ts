@@ -1,9 +1,6 @@
-/**
- * The client of the pet store's two APIs, called with an API key: the pets API (`PetsBaseUrl`, ending with `/v1`)
- * and the messages API (`MessagesBaseUrl`). Requests are typed by the OpenAPI documents through openapi-fetch.
- */
+/** The client of the pets and messages APIs, called with an API key; requests typed by the documents through openapi-fetch. */
 import createClient, { type Client } from 'openapi-fetch';
-import { messagesBaseUrl, petsBaseUrl } from './base-url.ts';
+import { baseUrl } from './base-url.ts';
 import { checkBearerCredential, resolveTransport, type CallOptions, type Transport, type TransportOptions } from './client-options.ts';
 import { warnDeprecatedOnce } from './deprecation.ts';
 import type { paths as MessagesPaths } from './generated/messages.ts';
@@ -28,15 +25,12 @@ export type StackOutputs =
   | Readonly<Record<string, string | undefined>>
   | readonly { readonly OutputKey?: string | undefined; readonly OutputValue?: string | undefined }[];
 
-type StackOutputList = Extract<StackOutputs, readonly unknown[]>;
-const isOutputList = (outputs: StackOutputs): outputs is StackOutputList => Array.isArray(outputs);
+const isOutputList = (outputs: StackOutputs): outputs is Extract<StackOutputs, readonly unknown[]> => Array.isArray(outputs);
 
-/** Options of a create. */
 export interface CreateOptions extends CallOptions {
   /**
-   * Sent as `Idempotency-Key` on every attempt of this call (default: a new random UUID per call). Give your own
-   * to make a create safe to repeat across calls too, e.g. after a crash: within 24 hours the same key and body
-   * store nothing new and answer as the first time.
+   * Sent as `Idempotency-Key` on every attempt (default: a new UUID per call). Within 24 hours the same key and
+   * body store nothing new and answer as the first time: give your own to repeat a create across calls too.
    */
   readonly idempotencyKey?: string;
 }
@@ -53,7 +47,6 @@ export interface ListPetsPageOptions extends ListPetsOptions {
   readonly cursor?: string;
 }
 
-/** One page of a listing. */
 export interface PetPage {
   readonly pets: Pet[];
   /** Pass it as `cursor` for the next page; undefined on the last page. */
@@ -61,18 +54,9 @@ export interface PetPage {
 }
 
 /**
- * Calls the pets and messages APIs with an API key.
- *
- * Every call is retried on network failures, timeouts, API Gateway's 429 (exponential backoff with full jitter)
- * and 500, 502, 503 and 504 (after `Retry-After` when named, capped), up to `retry.maxAttempts` requests. Creates
- * send an `Idempotency-Key`, the same on each retry, so a retried create is stored once; their errors carry it
- * (`idempotencyKey`). Failures are thrown as `ServiceError`, `GatewayError` or `NetworkError`, all `PetStoreError`s.
- *
- * ```ts
- * const client = new PetStoreClient({ petsBaseUrl, messagesBaseUrl, apiKey });
- * const rex = await client.createPet({ name: 'Rex', categoryId: 1 });
- * for await (const pet of client.listPets({ status: 'available' })) console.log(pet.name);
- * ```
+ * Calls the pets and messages APIs with an API key. Every call is retried on network failures, timeouts, 429 and
+ * 500, 502, 503 and 504, up to `retry.maxAttempts` requests; creates send the same `Idempotency-Key` on each
+ * retry, so a retried create is stored once. Failures are thrown as `PetStoreError`s.
  */
 export class PetStoreClient {
   readonly #pets: Client<PetsPaths>;
@@ -85,14 +69,13 @@ export class PetStoreClient {
     this.#transport = resolveTransport(options);
     const headers = { Authorization: `Bearer ${checkBearerCredential('apiKey', options.apiKey)}` };
     const fetch = this.#transport.fetch;
-    this.#petsBaseUrl = petsBaseUrl(options.petsBaseUrl);
+    this.#petsBaseUrl = baseUrl('petsBaseUrl', options.petsBaseUrl);
     this.#pets = createClient<PetsPaths>({ baseUrl: this.#petsBaseUrl, headers, fetch });
-    this.#messages = createClient<MessagesPaths>({ baseUrl: messagesBaseUrl(options.messagesBaseUrl), headers, fetch });
+    this.#messages = createClient<MessagesPaths>({ baseUrl: baseUrl('messagesBaseUrl', options.messagesBaseUrl), headers, fetch });
   }
 
   /**
-   * A client for a deployed stage, from its stack outputs `PetsBaseUrl` and `MessagesBaseUrl`
-   * (`npm run outputs -- --stage staging --json`, or CloudFormation's `DescribeStacks`).
+   * A client for a deployed stage, from its stack outputs `PetsBaseUrl` and `MessagesBaseUrl`.
    * @throws TypeError when an output is missing or not valid.
    */
   static fromStackOutputs(outputs: StackOutputs, apiKey: string, options: TransportOptions = {}): PetStoreClient {
@@ -107,11 +90,7 @@ export class PetStoreClient {
     return new PetStoreClient({ ...options, petsBaseUrl: output('PetsBaseUrl'), messagesBaseUrl: output('MessagesBaseUrl'), apiKey });
   }
 
-  /**
-   * Every animal (with `status`, only those), page after page, following each answer's `Link` to the next:
-   * `for await (const pet of client.listPets({ status: 'sold' })) …`. Each page is one call, retried on its own.
-   * @throws on the page that failed; `isServiceError(error, 'listPets')` narrows its code.
-   */
+  /** Every animal (with `status`, only those), page after page; each page is one call, retried on its own. */
   async *listPets(options: ListPetsOptions = {}): AsyncGenerator<Pet, void, undefined> {
     let cursor: string | undefined;
     do {
@@ -121,10 +100,7 @@ export class PetStoreClient {
     } while (cursor !== undefined);
   }
 
-  /**
-   * One page of animals and the cursor of the next (`GET /pets`).
-   * @throws `isServiceError(error, 'listPets')` narrows its code; `invalid_request` for a bad `pageSize` or cursor.
-   */
+  /** One page of animals and the cursor of the next (`GET /pets`); `invalid_request` for a bad `pageSize` or cursor. */
   async listPetsPage(options: ListPetsPageOptions = {}): Promise<PetPage> {
     const query = {
       ...(options.pageSize === undefined ? {} : { limit: options.pageSize }),
@@ -135,11 +111,7 @@ export class PetStoreClient {
     return { pets: data, nextCursor: nextCursor(response.headers.get('link'), response.url || this.#petsBaseUrl) };
   }
 
-  /**
-   * Adds an animal (`POST /pets`) and answers it with the id the service gave it. Safe to retry: every attempt
-   * of the call sends the same `Idempotency-Key`.
-   * @throws `isServiceError(error, 'createPet')` narrows its code; `invalid_request` names the field at fault.
-   */
+  /** Adds an animal (`POST /pets`) and answers it with its id; `invalid_request` names the field at fault. */
   async createPet(pet: NewPet, options: CreateOptions = {}): Promise<Pet> {
     const key = idempotencyKeyFor(options.idempotencyKey);
     const { data } = await this.#send('createPet', { ...options, idempotencyKey: key }, (signal) =>
@@ -149,11 +121,9 @@ export class PetStoreClient {
   }
 
   /**
-   * One animal by its id (`GET /pets/{petId}`). The first answer that carries a `Sunset` header makes the
-   * process warn once (a `DeprecationWarning`) with the date.
-   * @deprecated The service removes this operation on 5 December 2030 (its `Sunset` header); list with
-   * `listPets({ status })` instead.
-   * @throws `isServiceError(error, 'getPet')` narrows its code; `not_found` when no animal has this id.
+   * One animal by its id (`GET /pets/{petId}`), or `not_found`. The first answer with a `Sunset` header makes the
+   * process warn once (a `DeprecationWarning`).
+   * @deprecated The service removes it on 5 December 2030 (its `Sunset` header); list with `listPets({ status })`.
    */
   async getPet(id: number, options: CallOptions = {}): Promise<Pet> {
     // Every answer, errors included, carries Sunset; warned about after the call, so a warning that throws
@@ -171,11 +141,7 @@ export class PetStoreClient {
     }
   }
 
-  /**
-   * Submits a message (`POST /messages` on the messages API), answered `queued` once stored. Safe to retry, like
-   * `createPet`.
-   * @throws `isServiceError(error, 'submitMessage')` narrows its code.
-   */
+  /** Submits a message (`POST /messages` on the messages API), answered `queued` once stored. */
   async submitMessage(text: string, options: CreateOptions = {}): Promise<Message> {
     const key = idempotencyKeyFor(options.idempotencyKey);
     const { data } = await this.#send('submitMessage', { ...options, idempotencyKey: key }, (signal) =>

@@ -6,7 +6,6 @@
 import { GatewayError, NetworkError, ServiceError, type PetStoreError } from './errors.ts';
 import type { OperationId } from './operations.ts';
 
-/** How a client retries; every field is optional. */
 export interface RetryOptions {
   /** Requests per call in all, the first one included (default 4); 1 turns retries off. */
   readonly maxAttempts?: number;
@@ -18,7 +17,6 @@ export interface RetryOptions {
   readonly onRetry?: (retry: RetryEvent) => void;
 }
 
-/** One retry about to happen. */
 export interface RetryEvent {
   readonly operation: OperationId;
   /** The attempt that failed, from 1. */
@@ -28,41 +26,28 @@ export interface RetryEvent {
   readonly error: PetStoreError;
 }
 
-export interface RetryPolicy {
-  readonly maxAttempts: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-  readonly onRetry: ((retry: RetryEvent) => void) | undefined;
+export interface RetryPolicy extends Required<Omit<RetryOptions, 'onRetry'>> {
+  readonly onRetry: RetryOptions['onRetry'];
   /** A number in [0, 1): `Math.random` but in tests. */
   readonly random: () => number;
 }
 
 /**
- * Which failures may be retried:
- * - `transient`: network failures, timeouts, 429, and 500, 502, 503 and 504 (a function that failed or ran out of
- *   time may have stored its work, and finishes it when repeated with the same key). For reads, and for creates
- *   that send an `Idempotency-Key`.
- * - `throttled`: only the gateway's 429, answered before any function ran, so nothing can have been stored.
- *   For calls that must not be repeated once they may have reached the service.
+ * `transient` (reads, and creates with an `Idempotency-Key`): network failures, timeouts, 429, and 500, 502, 503
+ * and 504. `throttled` (calls that must not repeat once they may have reached the service): only the gateway's
+ * 429, answered before any function ran.
  */
 export type RetryRule = 'transient' | 'throttled';
 
 const RETRIED_SERVER_ERRORS = new Set([500, 502, 503, 504]);
 
-export const DEFAULT_RETRY = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 10_000 } as const;
-
 export function resolveRetryPolicy(options: RetryOptions = {}, random: () => number = Math.random): RetryPolicy {
-  const maxAttempts = options.maxAttempts ?? DEFAULT_RETRY.maxAttempts;
-  const baseDelayMs = options.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs;
-  const maxDelayMs = options.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs;
+  const { maxAttempts = 4, baseDelayMs = 100, maxDelayMs = 10_000, onRetry } = options;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
     throw new TypeError(`retry.maxAttempts must be an integer from 1, got ${maxAttempts}`);
-  for (const [name, value] of [
-    ['baseDelayMs', baseDelayMs],
-    ['maxDelayMs', maxDelayMs],
-  ] as const)
+  for (const [name, value] of Object.entries({ baseDelayMs, maxDelayMs }))
     if (!Number.isFinite(value) || value < 0) throw new TypeError(`retry.${name} must be a number of milliseconds from 0, got ${value}`);
-  return { maxAttempts, baseDelayMs, maxDelayMs, onRetry: options.onRetry, random };
+  return { maxAttempts, baseDelayMs, maxDelayMs, onRetry, random };
 }
 
 export function isRetryable(error: PetStoreError, rule: RetryRule): boolean {
@@ -83,10 +68,7 @@ export function retryDelayMs(error: PetStoreError, retry: number, policy: RetryP
   return asked === undefined ? backoffDelayMs(retry, policy) : Math.min(asked * 1000, policy.maxDelayMs);
 }
 
-/**
- * `Retry-After` in seconds: delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or neither.
- * A date in the past means no wait.
- */
+/** `Retry-After` in seconds: delay-seconds or an HTTP date (RFC 9110 §10.2.3; a past one is 0), else undefined. */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
   if (value === null) return undefined;
   const text = value.trim();

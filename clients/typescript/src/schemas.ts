@@ -1,7 +1,4 @@
-/**
- * The API's data types under their own names, taken from the types openapi-typescript generates from the
- * OpenAPI documents (src/generated/), so that they change when the documents do.
- */
+/** The API's data types under their own names, from the types generated from the OpenAPI documents (src/generated/). */
 import type { components as AccountComponents } from './generated/account.ts';
 import type { components as MessagesComponents } from './generated/messages.ts';
 import type { components as PetsComponents } from './generated/pets.ts';

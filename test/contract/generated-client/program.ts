@@ -7,23 +7,12 @@
 import createClient from 'openapi-fetch';
 import type { components, paths } from './generated/pets';
 import type { components as MessagesComponents, paths as messagesPaths } from './generated/messages';
+import { nextCursor, type ProgramRun } from '../generated-support/program-run';
 
 type Pet = components['schemas']['Pet'];
 type Message = MessagesComponents['schemas']['Message'];
 
-export interface ClientRun {
-  readonly created: Pet;
-  readonly listed: Pet[];
-  readonly pages: number;
-  readonly fetched: Pet;
-  readonly message: Message;
-}
-
-/** The `cursor` of the next page, from `Link: <…>; rel="next"` (the document's Link header). */
-function nextCursor(link: string | null): string | undefined {
-  const url = link === null ? undefined : /^<([^>]+)>; rel="next"$/.exec(link)?.[1];
-  return url === undefined ? undefined : (new URL(url).searchParams.get('cursor') ?? undefined);
-}
+export type ClientRun = ProgramRun<Pet, Message>;
 
 export async function runClient(petsBaseUrl: string, messagesBaseUrl: string, apiKey: string, name: string): Promise<ClientRun> {
   const headers = { Authorization: `Bearer ${apiKey}` };

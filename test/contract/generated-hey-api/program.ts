@@ -8,23 +8,9 @@ import { createPet, getPet, listPets, type Pet } from './generated/pets';
 import { client as petsClient } from './generated/pets/client.gen';
 import { submitMessage, type Message } from './generated/messages';
 import { client as messagesClient } from './generated/messages/client.gen';
+import { nextCursor, type ProgramRun } from '../generated-support/program-run';
 
-export interface ClientRun {
-  readonly created: Pet;
-  readonly listed: Pet[];
-  readonly pages: number;
-  readonly fetched: Pet;
-  readonly message: Message;
-}
-
-/**
- * The `cursor` of the next page, from `Link: <…>; rel="next"`: the SDK types response bodies only, so reading the
- * Link header (and following it) is the user's code.
- */
-function nextCursor(link: string | null): string | undefined {
-  const url = link === null ? undefined : /^<([^>]+)>; rel="next"$/.exec(link)?.[1];
-  return url === undefined ? undefined : (new URL(url).searchParams.get('cursor') ?? undefined);
-}
+export type ClientRun = ProgramRun<Pet, Message>;
 
 export async function runClient(petsBaseUrl: string, messagesBaseUrl: string, apiKey: string, name: string): Promise<ClientRun> {
   // The documents' servers are templates, so the SDKs come without a base URL: each gets its stage output.

@@ -6,23 +6,9 @@
  */
 import * as pets from './generated/pets';
 import * as messages from './generated/messages';
+import { nextCursor, type ProgramRun } from '../generated-support/program-run';
 
-export interface ClientRun {
-  readonly created: pets.Pet;
-  readonly listed: pets.Pet[];
-  readonly pages: number;
-  readonly fetched: pets.Pet;
-  readonly message: messages.Message;
-}
-
-/**
- * The `cursor` of the next page, from `Link: <…>; rel="next"`: the module types response bodies only, so reading
- * the Link header (and following it) is the user's code.
- */
-function nextCursor(link: string | null): string | undefined {
-  const url = link === null ? undefined : /^<([^>]+)>; rel="next"$/.exec(link)?.[1];
-  return url === undefined ? undefined : (new URL(url).searchParams.get('cursor') ?? undefined);
-}
+export type ClientRun = ProgramRun<pets.Pet, messages.Message>;
 
 export async function runClient(petsBaseUrl: string, messagesBaseUrl: string, apiKey: string, name: string): Promise<ClientRun> {
   // Each module's default base URL is its document's first server with the variables' defaults (a placeholder

@@ -4,10 +4,11 @@
  * the generator, its program, and what the generator does with the documents' servers by default.
  */
 import { execFile } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
-import type { TestApi } from '../../support/test-api';
+import { useTestApi, type TestApi } from '../../support/test-api';
 
 export const PROJECT_ROOT = resolve(__dirname, '../../..');
 
@@ -21,6 +22,24 @@ export async function runGenerators(commands: readonly (readonly string[])[]): P
       promisify(execFile)(process.execPath, [join(PROJECT_ROOT, 'node_modules', script), ...args], { cwd: PROJECT_ROOT }),
     ),
   );
+}
+
+/**
+ * The test API, and a client folder (test/contract/<folder>) whose generated/ the generator `script` writes, once
+ * per argument list, before the file's tests (the folder made first: oazapfts does not create it).
+ */
+export function useGeneratedClient(
+  folder: string,
+  script: string,
+  argumentLists: (generated: string) => readonly (readonly string[])[],
+): { readonly api: TestApi; readonly clientDir: string } {
+  const clientDir = resolve(__dirname, '..', folder);
+  const api = useTestApi();
+  beforeAll(async () => {
+    mkdirSync(join(clientDir, 'generated'), { recursive: true });
+    await runGenerators(argumentLists(join(clientDir, 'generated')).map((args) => [script, ...args]));
+  }, 60_000);
+  return { api, clientDir };
 }
 
 export interface Diagnostic {
