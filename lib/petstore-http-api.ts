@@ -25,7 +25,8 @@ import type { StageConfig } from './stage-config';
 
 /**
  * One JSON object per request; no headers or query string, so no API key lands in it. Nothing twice, since every byte
- * is paid at ingestion: the method is in `routeKey`, the time is the log event's own.
+ * is paid at ingestion: the method is in `routeKey`, the time is the log event's own; no protocol or length, which no
+ * one acts on.
  */
 export const ACCESS_LOG_FIELDS = {
   requestId: '$context.requestId',

@@ -129,11 +129,12 @@ describe('the front door holds one API key to a rate, from however many addresse
 });
 
 describe('what one request writes to CloudWatch Logs', () => {
-  /** The access-log line before, for docs/capacity.md's figures: two fields that repeated others, and the protocol. */
+  /** The access-log line before, for docs/capacity.md's figures: two fields that repeated others, the protocol and the length. */
   const BEFORE = {
     requestTime: '$context.requestTime',
     httpMethod: '$context.httpMethod',
     protocol: '$context.protocol',
+    responseLength: '$context.responseLength',
     ...ACCESS_LOG_FIELDS,
   };
   /** A keyed getPet as API Gateway fills the variables in (`-` where a variable has no value). */
