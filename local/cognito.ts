@@ -58,18 +58,8 @@ export interface LocalCognitoOptions {
   readonly onCode?: (email: string, code: string) => void;
 }
 
-/** Triggers call Lambda functions; the portal's pool has none, so none is ever called. */
-const unsupported = (): Promise<never> => Promise.reject(new Error('no Cognito triggers run locally'));
-const NO_TRIGGERS: Triggers = {
-  enabled: () => false,
-  customMessage: unsupported,
-  customEmailSender: unsupported,
-  postAuthentication: unsupported,
-  postConfirmation: unsupported,
-  preSignUp: unsupported,
-  preTokenGeneration: unsupported,
-  userMigration: unsupported,
-};
+/** Triggers call Lambda functions; the portal's pool has none, and cognito-local asks `enabled` before each call. */
+const NO_TRIGGERS = { enabled: () => false } as Partial<Triggers> as Triggers;
 
 async function ensurePool(client: CognitoIdentityProviderClient): Promise<{ userPoolId: string; clientId: string }> {
   const pools = await client.send(new ListUserPoolsCommand({ MaxResults: 60 }));

@@ -182,13 +182,10 @@ export function authorizerEvent(event: APIGatewayProxyEventV2): APIGatewayReques
   };
 }
 
-const callbackStyleCompletion = (): never => {
-  throw new Error('callback-style completion is not used');
-};
-
 /** A Lambda context for one invocation: fresh request id, remaining time against the local timeout. */
 export function lambdaContext(functionName: string, timeoutMs: number = FUNCTION_TIMEOUT_MS): Context {
   const deadline = Date.now() + timeoutMs;
+  // Without the callback-style members (done, fail, succeed) Context still declares: no handler here calls them.
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
@@ -199,13 +196,7 @@ export function lambdaContext(functionName: string, timeoutMs: number = FUNCTION
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    // The Context type still requires the callback-style members, deprecated since Node.js 8 runtimes.
-    /* eslint-disable @typescript-eslint/no-deprecated */
-    done: callbackStyleCompletion,
-    fail: callbackStyleCompletion,
-    succeed: callbackStyleCompletion,
-    /* eslint-enable @typescript-eslint/no-deprecated */
-  };
+  } as Context;
 }
 
 export async function invoke(fn: LambdaFunction, name: string, event: unknown, timeoutMs: number = FUNCTION_TIMEOUT_MS): Promise<unknown> {

@@ -35,10 +35,6 @@ export function isWellFormedApiKey(key: string): boolean {
   return key.slice(API_KEY_PREFIX.length + RANDOM_LENGTH) === checksumOf(random);
 }
 
-function generateKeyId(): string {
-  return `key_${randomBytes(8).toString('hex')}`;
-}
-
 export type BearerParseResult =
   { readonly kind: 'missing' } | { readonly kind: 'malformed' } | { readonly kind: 'key'; readonly key: string };
 
@@ -72,7 +68,7 @@ export function issueApiKey(options: { accountId: string; description?: string; 
     key,
     record: {
       keyHash: hashApiKey(key),
-      keyId: generateKeyId(),
+      keyId: `key_${randomBytes(8).toString('hex')}`,
       accountId: options.accountId,
       createdAt: (options.now ?? new Date()).toISOString(),
       ...(options.description ? { description: options.description } : {}),

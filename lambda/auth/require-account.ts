@@ -12,15 +12,10 @@ export interface AccountCaller {
 
 const UNAUTHORIZED_MESSAGE = 'a valid access token is required: sign in and send `Authorization: Bearer <access token>`';
 
-/** `requestContext.authorizer.jwt.claims`, checked step by step: the event type does not promise it. */
+/** `requestContext.authorizer.jwt.claims`, if there: the event type does not promise it. */
 function arrivingClaims(event: APIGatewayProxyEventV2): Record<string, unknown> | undefined {
-  const context = event.requestContext;
-  if (!('authorizer' in context)) return undefined;
-  const { authorizer } = context;
-  if (typeof authorizer !== 'object' || authorizer === null || !('jwt' in authorizer)) return undefined;
-  const { jwt } = authorizer;
-  if (typeof jwt !== 'object' || jwt === null || !('claims' in jwt)) return undefined;
-  const { claims } = jwt;
+  type Arriving = { authorizer?: { jwt?: { claims?: unknown } | null } | null };
+  const claims = (event.requestContext as Arriving).authorizer?.jwt?.claims;
   return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>) : undefined;
 }
 
@@ -35,9 +30,8 @@ function setting(name: string): string {
 const epochSeconds = (value: unknown): number => (typeof value === 'number' || typeof value === 'string' ? Number(value) : Number.NaN);
 
 /**
- * The account API's caller check (httpHandler): the signed-in user, or the spec's 401. API Gateway's JWT authorizer
- * checked the token already; this checks the claims again (defense in depth) and what the gateway cannot: that it
- * is an access token (an ID token of the same client passes the gateway). Fails closed.
+ * The signed-in user, or the spec's 401. Checks the claims again behind API Gateway's JWT authorizer (defense in
+ * depth), and what it cannot: that this is an access token (an ID token of the same client passes it). Fails closed.
  */
 export function accountOf(event: APIGatewayProxyEventV2, now: number = Date.now()): AccountCaller {
   const claims = arrivingClaims(event);

@@ -7,10 +7,7 @@ const MIN_ATTEMPT_MS = 50;
 
 type Handle = NodeHttpHandler['handle'];
 
-/**
- * The functions' AWS clients' HTTP handler: every attempt, retries included, ends by its request's deadline
- * (observe.ts), or is refused (a 503 with Retry-After) rather than run into Lambda's timeout (the gateway's 500).
- */
+/** Every attempt ends by its request's deadline (observe.ts), or is refused (a 503) rather than hit Lambda's timeout. */
 export class DeadlineHttpHandler extends NodeHttpHandler {
   private readonly requestMs: number;
 

@@ -10,10 +10,7 @@ export const DYNAMODB_MAX_ATTEMPTS = 3;
 const DEFAULT_CONNECTION_TIMEOUT_MS = 1_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 2_000;
 
-/**
- * The SDK backs a throttled call off from a 1 s base: under a throttled hot key the held functions pile up to the
- * account's concurrency. A short retry still rides out a momentary throttle; longer is the client's, told by the 503.
- */
+/** The SDK's 1 s base would pile held functions up on a throttled hot key; longer waits are the client's (the 503). */
 const THROTTLING_BACKOFF_BASE_MS = 100;
 /** The most a throttled call waits between its attempts, in all (100 + 200 ms). */
 export const DYNAMODB_THROTTLING_BACKOFF_BUDGET_MS = THROTTLING_BACKOFF_BASE_MS * (2 ** (DYNAMODB_MAX_ATTEMPTS - 1) - 1);
@@ -25,10 +22,7 @@ const retryToken = (retryCount: number, delayMs: number): RetryToken => ({
   getRetryDelay: () => delayMs,
 });
 
-/**
- * The SDK's retry decisions with our backoff. No retry quota: retries are bounded per call anyway, and a quota
- * drained by one burst of throttling would only fail the next momentary throttle.
- */
+/** Our backoff, without a retry quota: retries are bounded per call, and a drained quota would fail the next throttle. */
 const dynamoDbRetryStrategy: RetryStrategyV2 = {
   acquireInitialRetryToken: () => Promise.resolve(retryToken(0, 0)),
   refreshRetryTokenForRetry: (token, { errorType }) => {
@@ -47,9 +41,8 @@ const positiveNumberFromEnv = (name: string, fallback: number): number => {
 };
 
 /**
- * What the SDK's first request would look up in ~/.aws files, fixed to what it finds in Lambda (no such files, no
- * AWS_* variables that change them), so no file is read; `userAgentAppId` names the service in DynamoDB's logs.
- * Only in Lambda: the keys CLI and the local server keep the full lookup.
+ * In Lambda only, what the SDK would look up in ~/.aws files, fixed to what it finds there (nothing), so no file is
+ * read; `userAgentAppId` names the service in DynamoDB's logs.
  */
 const LAMBDA_SETTINGS = {
   useDualstackEndpoint: false,

@@ -29,8 +29,7 @@ type Result = APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>;
 const resolved = (context: AuthorizerContext): Result => ({ isAuthorized: true, context });
 
 async function authorize(event: APIGatewayRequestAuthorizerEventV2): Promise<Result> {
-  // Front door (-c frontDoor=true, lambda/auth/origin-secret.ts): a request that bypassed CloudFront is
-  // anonymous whatever key it holds, and costs no key lookup.
+  // Front door (lambda/auth/origin-secret.ts): a request that bypassed CloudFront is anonymous, with no key lookup.
   if (!cameThroughFrontDoor(event.headers)) return resolved({ authenticated: false, reason: 'not_via_front_door' });
   const bearer = parseBearer(event.headers?.authorization);
   if (bearer.kind !== 'key') return resolved({ authenticated: false, reason: bearer.kind });
@@ -42,10 +41,7 @@ async function authorize(event: APIGatewayRequestAuthorizerEventV2): Promise<Res
   }
 }
 
-/**
- * A line (and metrics) only for a caller it could not admit: a client error, or ours for a failed lookup. An admitted
- * caller's line would double a keyed request's log bytes; Lambda's own metrics say it happened.
- */
+/** A line (and metrics) only for a caller it could not admit: an admitted one's would double a request's log bytes. */
 export const handler = observed('authorizer', authorize, (result) => {
   const context = result?.context;
   if (!context) return { outcome: 'server_error', code: 'internal_error' };

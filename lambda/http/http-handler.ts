@@ -27,11 +27,9 @@ interface OperationRequest<S extends InputSchemas, C> extends ValidInput<S> {
 }
 
 /**
- * The only way to build an HTTP handler, so none can skip auth or error mapping. Middy does the HTTP concerns in
- * its canonical order, auth first: `callerOf` (an API key's caller, lambda/auth/require-caller.ts, or the account
- * API's signed-in user, require-account.ts: each bundle carries only its own) → normalisation → body size → media
- * type and UTF-8 → JSON; errors leave through `mapErrors`. Then the input is validated and the `Idempotency-Key`
- * claimed, and the operation gets both typed by its spec.
+ * The only way to build an HTTP handler, so none can skip auth or error mapping: Middy in its canonical order, auth
+ * first (`callerOf`: lambda/auth/require-caller.ts or require-account.ts), errors out through `mapErrors`; the
+ * operation gets its validated input and `Idempotency-Key` claim typed by its spec.
  */
 export function httpHandler<const Spec extends OperationSpec, C extends { readonly accountId: string }>(
   spec: Spec,

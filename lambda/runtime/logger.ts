@@ -14,21 +14,13 @@ function threshold(): number {
 const isLogged = (level: LogLevel): boolean => RANK[level] >= threshold();
 
 /**
- * The sink every line goes through (tests capture it). Our own JSON lines, not Powertools Logger, which every cold
- * start would load (`npm run bench`, part 1). Never log keys, Authorization headers or bodies.
+ * The sink every line goes through (tests capture it): our own JSON lines, not Powertools Logger, which every cold
+ * start would load (`npm run bench`). Built on first use. Never log keys, Authorization headers or bodies.
  */
-interface LogSink {
-  readonly console: Console;
-}
-let sink: LogSink | undefined;
-
-// Built on first use: a function that logs nothing at its level (WARN, success) never builds it.
-const sinkOf = (): LogSink =>
+let sink: { readonly console: Console } | undefined;
+const sinkOf = () =>
   (sink ??= { console: new (process.getBuiltinModule('node:console').Console)({ stdout: process.stdout, stderr: process.stderr }) });
-
-export function logger(): Promise<LogSink> {
-  return Promise.resolve(sinkOf());
-}
+export const logger = () => Promise.resolve(sinkOf());
 
 /** `file:line` an error was thrown at, as Powertools Logger reports it. */
 const locationOf = (stack: string): string =>
@@ -50,10 +42,7 @@ async function serialised(fields: Record<string, unknown>): Promise<Record<strin
   return out;
 }
 
-/**
- * What ties a line to its request: the operation (named as its metric dimension, so the request line carries it
- * once), Lambda's id, API Gateway's (the client's `apigw-requestid`), the trace.
- */
+/** What ties a line to its request: the operation (named as its metric dimension), Lambda's, API Gateway's and X-Ray's ids. */
 function correlation(): Record<string, unknown> {
   const scope = currentScope();
   if (!scope) return {};

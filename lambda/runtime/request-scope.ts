@@ -6,10 +6,7 @@ export interface TraceContext {
   readonly parentId: string;
 }
 
-/**
- * What every log line, metric and trace of one invocation carries: in an AsyncLocalStorage, not module state, as the
- * local server runs invocations of one module at once and the data layer's lines must still name their request.
- */
+/** What one invocation's lines, metrics and traces carry; not module state: the local server runs invocations at once. */
 export interface RequestScope {
   /** shared/routes.ts operationId, or `authorizer`. */
   readonly operation: string;

@@ -3,9 +3,8 @@ import { currentScope, type TraceContext } from './request-scope';
 import { debug } from './logger';
 
 /**
- * X-Ray subsegments sent straight to Lambda's X-Ray daemon over UDP, as the X-Ray SDK does, without loading it
- * (Powertools Tracer's cold-start cost: `npm run bench`, part 1): one per operation, under Lambda's own segment, and
- * one per DynamoDB or Cognito call. Only for sampled invocations with POWERTOOLS_TRACE_ENABLED not `false`.
+ * X-Ray subsegments sent straight to Lambda's daemon over UDP, without the SDK or Powertools Tracer (their cold-start
+ * cost: `npm run bench`): one per operation and one per AWS call, for sampled invocations unless switched off.
  */
 const TRACE_ENABLED_ENV = 'POWERTOOLS_TRACE_ENABLED';
 const DEFAULT_DAEMON = '127.0.0.1:2000';

@@ -1,8 +1,6 @@
 /**
- * Pet schemas: the single source of the types, the request validation and the OpenAPI document
- * (their `apiDocs` metadata; `npm run openapi`). `zod/mini` keeps cold starts short (classic zod costs
- * tens of ms to load). The listing query, the getPet path and the Pet answer live in their own modules,
- * so a function builds only the schemas its operation validates.
+ * Pet schemas: the one source of the types, the validation and the OpenAPI document (`npm run openapi`). `zod/mini`
+ * keeps cold starts short; the other pet schemas have their own modules, so a function builds only those it uses.
  */
 import * as z from 'zod/mini';
 import { apiDocs, documented } from './api-docs';

@@ -29,15 +29,11 @@ interface AccountItem {
 }
 
 /**
- * A signed-in user's keys under the caps, without transactions (dynalite has none): the account's item holds a
- * slot per active key (`activeKeys`) and today's creates (`createdDay`, `createdCount`). A create claims a slot
- * and a count in one conditional update, then writes the key; a revoke writes the key, then frees the slot. A
- * crash between the two can only leave a slot without an active key, repaired when it would block a create.
- *
- * Closing revokes every key (the slots, read consistently, and the index's), then marks the account closed and
- * reads its slots in the same update, so a create that claimed meanwhile is revoked too, by hash, ahead of its
- * record if need be (its put then reads a revoked key); later creates are refused at their claim. Cut at any step,
- * a close leaves the account open, or closed with every earlier key refused; a repeated close finishes it.
+ * A user's keys under the caps without transactions (dynalite has none): the account's item holds a slot per active
+ * key and today's creates. A create claims a slot and a count in one conditional update, then writes the key; a revoke
+ * writes the key, then frees the slot: a crash between leaves only a stale slot, repaired when it blocks a create.
+ * Closing revokes every key, then marks the account closed and reads its slots in one update, so a create that
+ * claimed meanwhile is revoked too, by hash, ahead of its record if need be; a repeated close finishes a cut one.
  */
 export class DynamoAccountKeys {
   constructor(

@@ -10,11 +10,7 @@ import { isConditionFailure, putIf } from './conditional-put';
 import { readPages } from './read-pages';
 import type { ApiKeyRecord } from '#auth/key-record';
 
-/**
- * The account index's sort key: an active key sorts after every date, a revoked one stays listed until
- * REVOKED_KEYS_LISTED_FOR_DAYS after its revocation, when TTL (`expiresAt`) deletes it. So listing reads only
- * what it shows, and an account's history never grows past what it may list.
- */
+/** The account index's sort key: active keys sort after every date, a revoked one until TTL (`expiresAt`) deletes it. */
 const LISTED_UNTIL = 'listedUntil';
 const ACTIVE = '9999-12-31T23:59:59.999Z';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -48,11 +44,7 @@ export class DynamoApiKeyRepository {
     return Item ? recordOf(Item) : undefined;
   }
 
-  /**
-   * Stores a new key's record and answers it as stored: revoked when the account was closed first (revokeOwned).
-   * A 256-bit random key cannot collide, so a failed condition can only mean an SDK retry of this very put
-   * (told apart by the random keyId): that is success; anything else is refused.
-   */
+  /** The record as stored (revoked if the account closed first). A 256-bit key cannot collide: a taken hash is our retried put. */
   async create(record: ApiKeyRecord): Promise<ApiKeyRecord> {
     const outcome = await putIf(
       this.db,
@@ -74,10 +66,7 @@ export class DynamoApiKeyRepository {
     return items.map(recordOf).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  /**
-   * What the account API shows at `now`: the active keys and, newest first, at most LISTED_REVOKED_KEYS_MAX keys
-   * revoked within REVOKED_KEYS_LISTED_FOR_DAYS. One bounded Query (eventually consistent, like every index read).
-   */
+  /** What the account API shows at `now`: active keys and the latest revoked ones, in one bounded Query. */
   async listedForAccount(accountId: string, now: Date): Promise<ApiKeyRecord[]> {
     const { Items = [] } = await this.db.send(
       new QueryCommand({
@@ -113,9 +102,8 @@ export class DynamoApiKeyRepository {
   }
 
   /**
-   * Revokes a key of this account; revoking twice keeps the first time. With `upsert`, a key whose record is not
-   * stored yet is revoked ahead of its creation (closing an account races with its creates). Undefined when the
-   * key is another account's, or (without `upsert`) when there is none.
+   * Revokes a key of this account, keeping the first time; `upsert` revokes one not stored yet (a close racing its
+   * creates). Undefined when the key is another account's, or (without `upsert`) when there is none.
    */
   async revokeOwned(
     record: Pick<ApiKeyRecord, 'keyHash' | 'accountId' | 'keyId' | 'createdAt'>,
@@ -151,10 +139,7 @@ export class DynamoApiKeyRepository {
     }
   }
 
-  /**
-   * Notes that a key was just accepted, at most once per LAST_USED_RESOLUTION_MS (the condition keeps concurrent
-   * callers from writing more often). Never rejects: a lost timestamp must not fail a request.
-   */
+  /** Notes a key's use at most once per LAST_USED_RESOLUTION_MS; never rejects: a lost timestamp must not fail a request. */
   async recordUse(record: Pick<ApiKeyRecord, 'keyHash' | 'lastUsedAt'>, at: Date): Promise<void> {
     const staleBefore = new Date(at.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
     if (record.lastUsedAt !== undefined && record.lastUsedAt > staleBefore) return;

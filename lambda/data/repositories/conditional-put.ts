@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof ConditionalCheckFailedException || (error instanceof Error && error.name === 'ConditionalCheckFailedException');
 
-/** A condition expression with its names and values. */
 export interface Condition {
   readonly expression: string;
   readonly names: Record<string, string>;
@@ -55,10 +54,7 @@ export async function putIf(
 export const isSameWrite = (current: Record<string, unknown> | undefined, item: Tokened<Record<string, unknown>>): boolean =>
   current !== undefined && current[WRITE_TOKEN] === item[WRITE_TOKEN];
 
-/**
- * Writes a new item unless its key is taken. An SDK retry of a put whose answer was lost fails its condition on our
- * own item: the write token tells that apart from another request's item, however equal.
- */
+/** Writes a new item unless its key is taken; the write token tells our own retried put from another request's item. */
 export async function putIfAbsent(
   db: DynamoDBDocumentClient,
   tableName: string,

@@ -48,10 +48,7 @@ export class DynamoPetRepository {
     this.#create = creator(db, tableName, newPetId, options, { maxAttempts: MAX_CREATE_ATTEMPTS, keyDescription: 'pet id' });
   }
 
-  /**
-   * Stores a new pet with a fresh id. With a claim (`Idempotency-Key`), once per claim: a repeat returns the
-   * pet the first request stored, marked as replayed, whatever became of that request.
-   */
+  /** Stores a new pet with a fresh id; with a claim (`Idempotency-Key`), a repeat gets the first one's pet, replayed. */
   async create(newPet: NewPet, claim?: IdempotencyClaim): Promise<Written<Pet>> {
     const { name, categoryId, status = DEFAULT_PET_STATUS } = newPet;
     const { value, replayed } = await this.#create(
@@ -71,10 +68,8 @@ export class DynamoPetRepository {
   }
 
   /**
-   * Reads one item more than the page, so the last page is known as such. Unfiltered: a Scan in DynamoDB's order.
-   * By status: every shard of the status index is queried in parallel for at most `limit + 1` pets after the
-   * cursor (a shard's later pets cannot be on this page), merged by id. The cost grows with `limit` and the shard
-   * count, never with the table.
+   * Reads one item more than the page, to know the last page. Unfiltered: a Scan. By status: each shard of the status
+   * index queried in parallel for `limit + 1` pets after the cursor, merged by id: cost grows with `limit`, not the table.
    */
   async list({
     limit,

@@ -53,9 +53,8 @@ interface CreateLimits {
 }
 
 /**
- * The one create path of every repository, keyed on `id`: `prepare` gets a fresh id and time and makes the item.
- * Without a claim, a key taken by another item makes `prepare` draw a fresh one, up to `maxAttempts` times:
- * nothing is ever overwritten. With a claim (`Idempotency-Key`), through writeOnce, once per claim.
+ * The one create path of every repository, keyed on `id`: a taken key draws a fresh one, up to `maxAttempts` times
+ * (nothing is overwritten); with a claim (`Idempotency-Key`), through writeOnce, once per claim.
  */
 export function creator<Id>(
   db: DynamoDBDocumentClient,
@@ -89,13 +88,10 @@ async function createItem(
 }
 
 /**
- * Writes the item of an `Idempotency-Key` request exactly once, whatever fails and however many duplicates arrive.
- * Not Powertools' idempotency utility: its protocol (mark in progress, write, save the answer) stores the item
- * twice when the save is lost, and answers concurrent duplicates 409. Here the key's record is written first and
- * carries the intended item, then a conditional put writes that item once; every duplicate makes the same put,
- * finishing a write that was cut off or finding it done (PutItem and GetItem only, which both local engines
- * support). When the recorded key is taken by another item (another write token), whichever duplicate notices
- * first moves the record to a fresh key, once; the others follow the record.
+ * Writes an `Idempotency-Key` request's item exactly once. Not Powertools' idempotency utility: it stores the item
+ * twice when its answer's save is lost and answers concurrent duplicates 409. Here the record, written first, carries
+ * the item, and every duplicate makes the same conditional put (PutItem and GetItem only, which both local engines
+ * support); when that key is another item's, the first duplicate to notice moves the record to a fresh key.
  */
 async function writeOnce(target: ClaimTarget, claim: IdempotencyClaim, prepare: () => PreparedItem): Promise<Written<PreparedItem>> {
   const claimed = await claimRecord(target, claim, prepare());
