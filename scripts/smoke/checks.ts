@@ -1,8 +1,4 @@
-/**
- * The black-box checks `npm run smoke` makes against a stage: every operation, statuses and error bodies, auth,
- * deprecation headers, pagination, idempotent replay and the CORS preflight; every answer also held to the OpenAPI
- * documents by the contract check the HTTP tests use.
- */
+/** The black-box checks `npm run smoke` makes against a stage, every answer also held to the OpenAPI documents. */
 import { randomUUID } from 'node:crypto';
 import { contractViolations, readAnswer, type ReadAnswer } from '#openapi/contract-check';
 
