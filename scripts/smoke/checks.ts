@@ -23,12 +23,6 @@ export interface CheckResult {
   readonly detail?: string;
 }
 
-/** What a run stored on the stage, so the report can say so. */
-export interface Created {
-  readonly pets: number[];
-  readonly messages: string[];
-}
-
 class CheckFailed extends Error {}
 
 function check(condition: boolean, message: string): asserts condition {
@@ -83,11 +77,12 @@ interface Check {
 export async function runSmokeChecks(
   target: SmokeTarget,
   report: (result: CheckResult) => void,
-): Promise<{ results: CheckResult[]; created: Created }> {
+): Promise<{ results: CheckResult[]; created: { pets: number[]; messages: string[] } }> {
   const send = (method: string, url: string, options?: SendOptions): Promise<ReadAnswer> =>
     sendVia(method, url, options, target.fetch ?? fetch);
   const pets = `${target.petsBaseUrl}/pets`;
   const messages = `${target.messagesBaseUrl}/messages`;
+  // What the run stored on the stage, so the report can say so.
   const created: { pets: number[]; messages: string[] } = { pets: [], messages: [] };
   const json = { 'content-type': 'application/json' };
   const createPet = async (name: string, extra: Record<string, string> = {}): Promise<ReadAnswer> => {
