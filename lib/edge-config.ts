@@ -1,8 +1,6 @@
 /**
- * How clients reach a stage, from its options (shared/stage-options.ts) and checked together before anything
- * is built: custom domain names (`petsDomain`, `messagesDomain` with a certificate or a Route 53 zone), and
- * the optional front door (`frontDoor`: CloudFront + AWS WAF). Without them, nothing of it exists. No
- * aws-cdk-lib import here on purpose.
+ * How clients reach a stage, checked before anything is built: custom domain names and the optional front door
+ * (CloudFront + AWS WAF), from its options (shared/stage-options.ts). No aws-cdk-lib import here on purpose.
  */
 import type { PublicApiName } from '#shared/routes';
 import type { StageOptions } from '#shared/stage-options';

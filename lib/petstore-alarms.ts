@@ -33,7 +33,6 @@ export interface PetStoreAlarmsProps {
   readonly tables: Readonly<Record<TableKey, Table>>;
 }
 
-const THROTTLE_METRICS = ['ReadThrottleEvents', 'WriteThrottleEvents'] as const;
 const ABOVE = { comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD };
 
 /**
@@ -158,10 +157,7 @@ export class PetStoreAlarms extends Construct {
     this.statusCounts = statusCounts as Record<ApiName, { unauthorized: Metric; throttled: Metric }>;
   }
 
-  /**
-   * The stage's month in AWS Budgets, told to the topic past 80 % spent and when the forecast passes it: the costs of
-   * the resources tagged `stage` (bin/app.ts), once that tag is activated for cost allocation (docs/runbooks.md).
-   */
+  /** The month's costs tagged `stage` (bin/app.ts), once that tag is activated for cost allocation (docs/runbooks.md). */
   private budget(config: StageConfig): void {
     const when = (notificationType: string, threshold: number): CfnBudget.NotificationWithSubscribersProperty => ({
       notification: { notificationType, comparisonOperator: 'GREATER_THAN', threshold, thresholdType: 'PERCENTAGE' },
@@ -194,8 +190,7 @@ export class PetStoreAlarms extends Construct {
   }
 
   /**
-   * A canary's rollback triggers that see its new version alone (docs/deploy.md, Safe deploys): invocations the alias
-   * sent to the version (`ExecutedVersion`) that crashed or timed out, or that it answered 5xx (its `Version` dimension).
+   * A canary's rollback triggers on its new version alone (docs/deploy.md, Safe deploys): crashes, timeouts and 5xx.
    * The authorizer refuses by making callers anonymous, never by failing: its version also rolls back on that.
    */
   newVersion(name: FunctionName, fn: IFunction, version: { readonly version: string }, aliasName: string): Alarm[] {
@@ -227,10 +222,9 @@ export class PetStoreAlarms extends Construct {
 
 /** A table's read and write throttle events with its indexes', summed; `idPrefix` keeps ids apart on a shared graph. */
 export function throttleEvents(table: Table, key: TableKey, period: MathExpression['period'], idPrefix = ''): MathExpression {
-  const definition: TableDefinition = TABLES[key];
-  const indexNames = (definition.globalSecondaryIndexes ?? []).map((index) => index.indexName);
+  const indexNames = ((TABLES[key] as TableDefinition).globalSecondaryIndexes ?? []).map((index) => index.indexName);
   const usingMetrics: Record<string, Metric> = {};
-  for (const metricName of THROTTLE_METRICS) {
+  for (const metricName of ['ReadThrottleEvents', 'WriteThrottleEvents']) {
     usingMetrics[`${idPrefix}table${metricName}`] = table.metric(metricName, { period, statistic: 'Sum' });
     indexNames.forEach((indexName, position) => {
       usingMetrics[`${idPrefix}index${position}${metricName}`] = table.metric(metricName, {

@@ -25,17 +25,12 @@ import type { ApiName } from '#shared/routes';
 import type { FunctionName } from '#shared/table-access';
 import { PETS_STATUS_INDEX, type TableKey } from '#shared/tables';
 
-export interface DashboardFunction {
-  /** The function itself, not its alias: its metrics then cover every version. */
-  readonly function: IFunction;
-  readonly logGroup: ILogGroup;
-}
-
 export interface PetStoreDashboardProps {
   readonly config: StageConfig;
   readonly apis: Readonly<Record<ApiName, PetStoreHttpApi>>;
   readonly statusCounts: Readonly<Record<ApiName, { readonly unauthorized: Metric; readonly throttled: Metric }>>;
-  readonly functions: ReadonlyMap<FunctionName, DashboardFunction>;
+  /** Each function itself, not its alias: its metrics then cover every version. */
+  readonly functions: ReadonlyMap<FunctionName, { readonly function: IFunction; readonly logGroup: ILogGroup }>;
   readonly tables: Readonly<Record<TableKey, Table>>;
   readonly alarms: readonly IAlarm[];
   /** The scheduled stage check (lib/petstore-stage-check.ts), where the stage has one. */
@@ -45,7 +40,6 @@ export interface PetStoreDashboardProps {
 }
 
 const PERIOD = Duration.minutes(5);
-const FULL_WIDTH = 24;
 const HALF = 12;
 const THIRD = 8;
 const HEIGHT = 6;
@@ -53,10 +47,7 @@ const HEIGHT = 6;
 /** The dimension naming the stage, should shared/metrics.ts declare one. */
 const STAGE_DIMENSION = 'Stage';
 
-/**
- * The service's own metrics (shared/metrics.ts) by SEARCH over their declared dimensions: one line per operation
- * or status without listing the values here, and nothing from another metric that shares the name.
- */
+/** The service's own metrics (shared/metrics.ts) by SEARCH over their declared dimensions: one line per operation or status. */
 function searchOf(metric: MetricDefinition, statistic: string, label: string, stage: string): MathExpression {
   const schema = [METRICS_NAMESPACE, ...metric.dimensions].join(',');
   // Stages may share an account: where the metric says its stage, only this one's.
@@ -90,7 +81,7 @@ export class PetStoreDashboard extends Construct {
     const graph = (width: number, title: string, left: IMetric[], right?: IMetric[]) =>
       new GraphWidget({ title, left, ...(right ? { right } : {}), width, height: HEIGHT });
     const rows: IWidget[][] = [];
-    rows.push([new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: FULL_WIDTH, height: HEIGHT })]);
+    rows.push([new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: 24, height: HEIGHT })]);
 
     const apiEntries = Object.entries(apis) as [ApiName, PetStoreHttpApi][];
     const perApi = (metric: (name: ApiName, api: PetStoreHttpApi) => IMetric | IMetric[]): IMetric[] =>
@@ -219,9 +210,8 @@ export class PetStoreDashboard extends Construct {
   }
 
   /**
-   * Init duration is in no Lambda metric: only in the REPORT record (or Lambda Insights, whose extension lengthens
-   * every cold start and bills per function). The stages that keep REPORT records query them; the others drop them
-   * to save ingestion (lib/stage-config.ts systemLogLevel), and show cold starts as a count and in traces.
+   * Init duration is only in REPORT records (Lambda Insights' extension lengthens every cold start and bills per
+   * function); stages that drop them (lib/stage-config.ts systemLogLevel) show cold starts as a count and in traces.
    */
   private initDuration(config: StageConfig, logGroups: readonly ILogGroup[]): IWidget {
     if (config.systemLogLevel === 'WARN') {

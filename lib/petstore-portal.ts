@@ -41,12 +41,9 @@ export function originOf(url: string): string {
 }
 
 /**
- * The developer portal's site: a private S3 bucket behind CloudFront with a strict Content-Security-Policy. `publish`
- * is separate so the APIs can allow the site's origin (CORS) before the config, which names the APIs, is written.
- *
- * The policy's `connect-src` names this stage's Cognito endpoint and APIs, which a response headers policy cannot
- * hold (the APIs' CORS names the distribution: a cycle). The deployment stores it on every object instead, and a
- * viewer-response function turns it into the header, or the site's default where an answer has none (S3's errors).
+ * The developer portal's site: a private S3 bucket behind CloudFront. `publish` is separate so the APIs can allow the
+ * site's origin (CORS) before the config naming them is written. The CSP's `connect-src` names the APIs, which a response
+ * headers policy cannot hold (a cycle): each object stores it and a viewer-response function makes it the header.
  */
 export class PetStorePortal extends Construct {
   readonly bucket: Bucket;

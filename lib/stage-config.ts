@@ -16,10 +16,7 @@ import type { TableKey } from '#shared/tables';
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
 /** Reads and writes per second a table (and its indexes) can take at once, raised ahead of a launch peak. */
-interface WarmThroughput {
-  readonly readUnitsPerSecond?: number;
-  readonly writeUnitsPerSecond?: number;
-}
+type WarmThroughput = { readonly readUnitsPerSecond?: number; readonly writeUnitsPerSecond?: number };
 
 /** Alarm thresholds (lib/petstore-alarms.ts): counts per period, but the 5xx share in percent. */
 interface AlarmConfig {
@@ -38,12 +35,6 @@ interface AlarmConfig {
 export interface RateLimit {
   readonly limit: number;
   readonly windowSeconds: RateWindowSeconds;
-}
-
-/** Amazon SES sends the user pool's emails from a verified address, or one of a verified domain, in the stage's region. */
-interface SesSender {
-  readonly fromEmail: string;
-  readonly verifiedDomain?: string;
 }
 
 export interface StageConfig {
@@ -81,8 +72,8 @@ export interface StageConfig {
   readonly frontDoor?: FrontDoor;
   /** The user pool's web ACL (lib/petstore-identity.ts): the calls that make Cognito send an email, and all calls. */
   readonly userPoolProtection: { readonly emailingCallsPerClientIp: RateLimit; readonly callsPerClientIp: RateLimit };
-  /** Without it Cognito's own sender, whose daily quota suits no production. */
-  readonly sesSender?: SesSender;
+  /** SES in the stage's region; without it Cognito's own sender, whose daily quota suits no production. */
+  readonly sesSender?: { readonly fromEmail: string; readonly verifiedDomain?: string };
 }
 
 /** What a `-c` override may hold: any stage option (shared/stage-options.ts). */
@@ -94,9 +85,6 @@ export type StageContext = StageOverrides;
  */
 const EMAILING_CALLS_PER_CLIENT_IP: RateLimit = { limit: 10, windowSeconds: 600 };
 
-/** Every stage alarms on a single 5-minute window; only the thresholds differ. */
-const ONE_FIVE_MINUTE_WINDOW = { period: Duration.minutes(5), evaluationPeriods: 1, datapointsToAlarm: 1 };
-
 /** 10 minutes: the canary must outlast one 5-minute alarm period with its traffic in it, plus CloudWatch's delay. */
 export const TRAFFIC_SHIFT = LambdaDeploymentConfig.CANARY_10PERCENT_10MINUTES;
 
@@ -105,7 +93,7 @@ export const NO_ALARM_EMAIL = 'none';
 /** `sesFromEmail: cognito`: Cognito's own sender, on purpose. */
 export const COGNITO_SENDER = 'cognito';
 
-function sesSenderOf(fromEmail: string, verifiedDomain: string | undefined): SesSender | undefined {
+function sesSenderOf(fromEmail: string, verifiedDomain: string | undefined): StageConfig['sesSender'] {
   if (fromEmail === COGNITO_SENDER) {
     if (verifiedDomain !== undefined)
       throw new Error(`sesVerifiedDomain: given without sesFromEmail (it is ${COGNITO_SENDER}), which it is for`);
@@ -125,18 +113,6 @@ const warm = (readUnits: number | undefined, writeUnits: number | undefined): Wa
         ...(readUnits !== undefined ? { readUnitsPerSecond: readUnits } : {}),
         ...(writeUnits !== undefined ? { writeUnitsPerSecond: writeUnits } : {}),
       };
-
-/** createPet must stay below what the pets table takes at once, or DynamoDB, not the gateway, turns the excess away. */
-function checkCreatePetFitsTable(throttling: StageThrottling, warmThroughput: StageConfig['warmThroughput']): void {
-  const createPet = throttling.pets.routes[CREATE_PET_ROUTE_KEY] ?? throttling.pets.defaultRoute;
-  const tableWrites = warmThroughput.pets?.writeUnitsPerSecond ?? ON_DEMAND_WARM_FLOOR.writeUnitsPerSecond;
-  if (createPet.rateLimit > tableWrites) {
-    throw new Error(
-      `createPetRateLimit: ${createPet.rateLimit} creates/s is more than the pets table takes at once (${tableWrites} writes/s); ` +
-        `pre-warm it: petsWarmWrites=${createPet.rateLimit} or more (docs/capacity.md)`,
-    );
-  }
-}
 
 const RETENTIONS = Object.values(RetentionDays).filter((days): days is RetentionDays => typeof days === 'number');
 
@@ -164,7 +140,15 @@ export function stageConfig(stage: StageName, overrides: StageOverrides = {}): S
   const pets = warm(o.petsWarmReads, o.petsWarmWrites);
   const messages = warm(undefined, o.messagesWarmWrites);
   const warmThroughput = { ...(pets ? { pets } : {}), ...(messages ? { messages } : {}) };
-  checkCreatePetFitsTable(throttling, warmThroughput);
+  // createPet must stay below what the pets table takes at once, or DynamoDB, not the gateway, turns the excess away.
+  const createPet = throttling.pets.routes[CREATE_PET_ROUTE_KEY] ?? throttling.pets.defaultRoute;
+  const tableWrites = pets?.writeUnitsPerSecond ?? ON_DEMAND_WARM_FLOOR.writeUnitsPerSecond;
+  if (createPet.rateLimit > tableWrites) {
+    throw new Error(
+      `createPetRateLimit: ${createPet.rateLimit} creates/s is more than the pets table takes at once (${tableWrites} writes/s); ` +
+        `pre-warm it: petsWarmWrites=${createPet.rateLimit} or more (docs/capacity.md)`,
+    );
+  }
   const corsOrigins = parseCorsOrigins(stage, o.corsOrigins);
   const domains = parseCustomDomains(o, frontDoor !== undefined);
   const sesSender = sesSenderOf(o.sesFromEmail, o.sesVerifiedDomain);
@@ -190,7 +174,8 @@ export function stageConfig(stage: StageName, overrides: StageOverrides = {}): S
       unauthorizedRequests: o.alarmUnauthorizedRequests,
       clientErrors: o.alarmClientErrors,
       throttledRequests: o.alarmThrottledRequests,
-      ...ONE_FIVE_MINUTE_WINDOW,
+      // Every stage alarms on a single 5-minute window; only the thresholds differ.
+      ...{ period: Duration.minutes(5), evaluationPeriods: 1, datapointsToAlarm: 1 },
     },
     monthlyBudgetUsd: o.monthlyBudgetUsd,
     ...(o.stageCheckMinutes

@@ -1,7 +1,6 @@
 /**
- * The contract check of the tests (on every answer) and `npm run smoke` (on a deployed stage's): an HTTP answer held
- * to the committed document of its API (docs/openapi/): a documented operation and status, every header the API sets
- * documented (required ones present, values matching), the body matching the documented media type and schema.
+ * The contract check of the tests and `npm run smoke`: an HTTP answer held to its API's committed document
+ * (docs/openapi/): operation, status, headers, and the body's media type and schema.
  */
 import type { Header, JsonSchema, OpenApiDocument, Operation, Response } from './types';
 // Imported, not read from the working directory: the stage check's bundle carries them into Lambda (lib/petstore-stage-check.ts).

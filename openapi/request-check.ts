@@ -1,10 +1,7 @@
 /**
- * A request oracle read from an OpenAPI document: does it allow this request, and if not, why? openapi-backend
- * judges the structure (operation, parameters, security, body schema): of the maintained validators the one these
- * documents only need to configure (Prism compares the Bearer scheme case-sensitively and compiles 3.1 schemas as
- * draft-07; others need Express or read 3.0 only). The Content-Type is compared here, and STATED_RULES are what the
- * document says in words: each applies only where the document says it, so a document that stops saying it stops
- * being read that way.
+ * A request oracle read from an OpenAPI document: does it allow this request, and if not, why? openapi-backend judges
+ * the structure (Prism compares the Bearer scheme case-sensitively and reads 3.1 schemas as draft-07; others need
+ * Express or read 3.0 only). The Content-Type is compared here; STATED_RULES apply only where the document says them.
  */
 import { isUtf8 } from 'node:buffer';
 import { OpenAPIBackend, type Context, type Document } from 'openapi-backend';

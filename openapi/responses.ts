@@ -92,9 +92,8 @@ const IDEMPOTENT_NOTES: Record<number, string> = {
 };
 
 /**
- * One response per status, each listing the codes it can carry, with an example of each; where API
- * Gateway answers the same status by itself (GATEWAY_ANSWERS), its body is the other `oneOf` branch,
- * and 429 (the gateway's alone) is on every operation.
+ * One response per status with its codes and an example of each; where API Gateway answers the same status itself
+ * (GATEWAY_ANSWERS), its body is the other `oneOf` branch, and 429 (the gateway's alone) is on every operation.
  */
 export function errorResponses(docs: OperationDocs, schemas: ErrorSchemas): Record<string, Response> {
   const byStatus = new Map<number, ErrorCode[]>();

@@ -1,8 +1,4 @@
-/**
- * Where a deployed stage is, found the way `cdk deploy` found it, for the operator commands: the region as the CDK
- * CLI resolves it, the stack's outputs and resources read from CloudFormation there, and what to do when the
- * credentials are missing.
- */
+/** Where a deployed stage is for the operator commands, found as `cdk deploy` found it, and what to do without credentials. */
 import { CloudFormationClient, DescribeStacksCommand, paginateListStackResources } from '@aws-sdk/client-cloudformation';
 import { loadSharedConfigFiles } from '@smithy/core/config';
 import { homedir } from 'node:os';
@@ -24,10 +20,7 @@ type StageArgs<T extends ParseArgsOptionsConfig> = ReturnType<
   typeof parseArgs<{ args: string[]; options: T & typeof STAGE_ARGS }>
 >['values'];
 
-/**
- * The prologue of a `--stage` command: its options and --stage, --region, --profile, --help parsed. A number is the
- * exit code of a command that ends here: 0 after --help's usage, 2 without a known stage.
- */
+/** A `--stage` command's options parsed; a number is the exit code where it ends: 0 after --help, 2 without a known stage. */
 export function parseStageArgs<T extends ParseArgsOptionsConfig>(
   argv: string[],
   options: T,
@@ -193,10 +186,7 @@ const isCredentialError = (error: unknown): error is Error =>
   error instanceof Error &&
   (CREDENTIAL_ERRORS.has(error.name) || /could not load credentials|sso session|sso credentials/i.test(error.message));
 
-/**
- * What the operator reads when a command fails: the error's message or, for credentials, what to do (the profile in
- * use, the profiles there are, the commands that fix it). `env` is for tests.
- */
+/** What the operator reads when a command fails: the error's message or, for credentials, what to do. `env` is for tests. */
 export async function explainFailure(error: unknown, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   if (!isCredentialError(error)) return error instanceof Error ? error.message : String(error);
   const { credentialsPath, configPath, configFile, credentialsFile } = await sharedFiles(env);

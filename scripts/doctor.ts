@@ -1,7 +1,6 @@
 /**
- * `npm run doctor -- --stage prod`: before a stage's first deploy, checks the account and Region `cdk deploy`
- * would use against what config/<stage>.json asks of them, with the caller's credentials and read-only calls
- * only. Each check prints ok or FAIL and, for a FAIL, the command or edit that fixes it; any FAIL exits 1.
+ * `npm run doctor -- --stage prod`: before a first deploy, checks with read-only calls that the account and Region
+ * fit config/<stage>.json. Each FAIL prints the command or edit that fixes it, and exits 1.
  */
 import { APIGatewayClient, GetAccountCommand as GetApiGatewayAccountCommand } from '@aws-sdk/client-api-gateway';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';

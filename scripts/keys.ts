@@ -80,10 +80,7 @@ async function deployedTarget(stage: StageName, options: AwsTargetOptions): Prom
 
 const BUSY_WAIT_MS = 30_000;
 
-/**
- * The engine of a running `npm start`, else the store opened (and locked) for this command. A starting server holds
- * the lock before it writes its endpoint, so a busy directory is waited for a while.
- */
+/** A running `npm start`'s engine, else the store opened (and locked) for this command; a starting server's lock is waited for. */
 async function localStore(dataDir: string): Promise<{ endpoint: string; store?: LocalStore }> {
   const deadline = Date.now() + BUSY_WAIT_MS;
   for (;;) {

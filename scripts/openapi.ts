@@ -1,8 +1,6 @@
 /**
- * `npm run openapi`: writes docs/openapi/{pets,messages,account}.json from the zod schemas and the route table,
- * and the TypeScript SDK's types generated from them (clients/typescript/src/generated/, by openapi-typescript,
- * formatted by prettier as the rest of the repository). `npm run openapi -- --check`: exits 1 when a committed
- * file differs from what would be written.
+ * `npm run openapi`: writes docs/openapi/{pets,messages,account}.json and the SDK's types generated from them
+ * (clients/typescript/src/generated/). `npm run openapi -- --check`: exits 1 when a committed file differs.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';

@@ -1,8 +1,7 @@
 /**
- * The resource mapping `cdk import --resource-mapping` takes to bring a destroyed staging or prod stage back onto the
- * tables and user pool it kept (docs/deploy-reference.md, Recovery), from the synthesized template and either the
- * kept resources' tags (CloudFormation's logical-id tag outlives the stack) or the stack outputs saved before the
- * destroy. Reads files only, so it runs without AWS. Every kept importable resource must be mapped (or `--partial`).
+ * The mapping `cdk import --resource-mapping` takes to bring a destroyed stage back onto the resources it kept
+ * (docs/deploy-reference.md, Recovery), from the template and the kept resources' tags (CloudFormation's logical-id
+ * tag outlives the stack) or saved stack outputs. Reads files only. Every kept importable resource must be mapped (or `--partial`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -1,8 +1,6 @@
 /**
- * `npm run restore-table`: repairs one table of a running stage in place from a copy of it, a point-in-time restore
- * (docs/runbooks.md, "One table damaged"). Each item of `--from` is written unless the table holds its key (deleted
- * items come back, nothing written since is undone), or, with `--overwrite`, always. The table keeps its name,
- * settings, backups and alarms: nothing is imported or redeployed.
+ * `npm run restore-table`: repairs a running stage's table in place from a point-in-time restore of it (docs/runbooks.md,
+ * "One table damaged"): each item of `--from` is written unless the table holds its key, or always with `--overwrite`.
  */
 import { paginateScan, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { parseArgs } from 'node:util';

@@ -1,7 +1,6 @@
 /**
- * Facts about developer accounts (the portal, docs/portal.md) as plain data, shared by the CDK stack,
- * the account functions and the local server (which runs the same identity flow against cognito-local).
- * No aws-cdk-lib import here on purpose.
+ * Facts about developer accounts (docs/portal.md) shared by the CDK stack, the account functions and the local server
+ * (the same identity flow against cognito-local). No aws-cdk-lib import here on purpose.
  */
 import type { FunctionName } from './table-access';
 
@@ -14,27 +13,22 @@ export const USER_POOL_ID_ENV = 'USER_POOL_ID';
 export const COGNITO_ENDPOINT_ENV = 'COGNITO_ENDPOINT';
 
 /**
- * Cognito calls a user's own access token could make that only the account API may do for them: Cognito's
- * DeleteUser would delete the user and leave their keys working. The user pool's WAF (deployed) and the
- * emulator's gateway (local) refuse them.
+ * Cognito calls a user's own token could make that only the account API may do: DeleteUser would leave their keys
+ * working. The user pool's WAF (deployed) and the emulator's gateway (local) refuse them.
  */
 export const ACCOUNT_API_ONLY_OPERATIONS = ['DeleteUser'] as const;
 
 export type CognitoAction = 'cognito-idp:AdminDeleteUser';
 
-/**
- * Which Cognito calls a function makes, on this stage's user pool only: the source of its IAM statement,
- * held to the calls the functions really make by test/infra/iam-from-calls.test.ts.
- */
+/** A function's Cognito calls on this stage's pool: its IAM statement, held to its real calls by test/infra/iam-from-calls.test.ts. */
 export const IDENTITY_ACCESS: Readonly<Partial<Record<FunctionName, readonly CognitoAction[]>>> = {
   // Deleting an account removes its sign-in after revoking its keys (lambda/handlers/delete-account.ts).
   deleteAccount: ['cognito-idp:AdminDeleteUser'],
 };
 
 /**
- * The password rule of every stage's user pool (and of the local emulator's pool, which does not
- * enforce it): long rather than symbol-heavy, as NIST SP 800-63B advises; Cognito also refuses
- * passwords with leading or trailing spaces.
+ * Every user pool's password rule (the local emulator does not enforce it): long rather than symbol-heavy, as NIST
+ * SP 800-63B advises; Cognito also refuses passwords with leading or trailing spaces.
  */
 export const PASSWORD_POLICY = {
   minLength: 12,
@@ -45,18 +39,13 @@ export const PASSWORD_POLICY = {
 } as const;
 
 /**
- * How long a sign-in lasts. The access token (sent to the account API) cannot be recalled: API
- * Gateway's JWT authorizer checks signature and expiry only, so after sign-out it still works this
- * long. 5 minutes is Cognito's shortest; the page renews it with the refresh token, which sign-out
- * revokes at once and which otherwise ends a session after a working day.
+ * How long a sign-in lasts. The JWT authorizer checks an access token's signature and expiry only, so after sign-out it
+ * works this long: 5 minutes is Cognito's shortest; the page renews it with the refresh token, which sign-out revokes.
  */
 export const ACCESS_TOKEN_VALIDITY_MINUTES = 5;
 export const REFRESH_TOKEN_VALIDITY_DAYS = 1;
 
-/**
- * What the portal page reads from `config.json`: the stack writes it to the portal bucket with this
- * stage's values, `npm start` serves it with the local ones.
- */
+/** The portal page's `config.json`: the stack writes it to the portal bucket, `npm start` serves it with local values. */
 export interface PortalConfig {
   readonly stage: string;
   /** Locally no email is sent: the page says where the confirmation code is printed. */

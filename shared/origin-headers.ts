@@ -1,8 +1,6 @@
 /**
- * The contract between the front door (CloudFront, lib/petstore-front-door.ts) and the functions
- * behind it, as plain data: the header CloudFront adds to every origin request with the stage's
- * origin secret, the variable that hands the authorizer the same secret, and the one that tells the
- * route functions which header carries the host the client called. No aws-cdk-lib import here on purpose.
+ * What the front door (lib/petstore-front-door.ts) and the functions behind it agree on: the origin secret's header,
+ * and the variables naming it and the forwarded host's header. No aws-cdk-lib import here on purpose.
  */
 
 /** Sent by CloudFront to the API, never by clients; no access log or function log records headers. */

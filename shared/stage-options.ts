@@ -1,8 +1,7 @@
 /**
- * A stage's options as plain data: committed per stage in config/<stage>.json, each one overridable for one
- * deploy by `-c key=value` (the CLI hands over strings, the files JSON numbers and booleans). Every key is
- * read here and a bad value refused with a message naming it; the CDK app (lib/stage-config.ts), the local
- * server's throttles and `npm run doctor` read the same values. No aws-cdk-lib import here on purpose.
+ * A stage's options: config/<stage>.json, each overridable for one deploy by `-c key=value` (strings, where the files
+ * hold JSON numbers and booleans), read and checked here for lib/stage-config.ts, the local server and `npm run doctor`.
+ * No aws-cdk-lib import here on purpose.
  */
 import dev from '../config/dev.json' with { type: 'json' };
 import prod from '../config/prod.json' with { type: 'json' };
@@ -15,10 +14,7 @@ export const stageFileOf = (stage: StageName): string => `config/${stage}.json`;
 /** `"<…>"`: a value the committed example cannot know (prod's alarm address, its sender); a deploy refuses it. */
 export const PLACEHOLDER = /^<.*>$/;
 
-/**
- * What a new on-demand table or index takes at once without pre-warming ("Pre-warming a table for on-demand
- * capacity mode"): warm throughput below it buys nothing.
- */
+/** What a new on-demand table or index takes at once without pre-warming: warm throughput below it buys nothing. */
 export const ON_DEMAND_WARM_FLOOR = { readUnitsPerSecond: 12_000, writeUnitsPerSecond: 4_000 } as const;
 /** AWS WAF's smallest rate-based limit. */
 export const MIN_RATE_LIMIT = 10;

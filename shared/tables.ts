@@ -1,7 +1,4 @@
-/**
- * DynamoDB table definitions as plain data: the CDK stack and the local bootstrap both build their tables from
- * this module, so a key or index can never differ between the cloud and a laptop.
- */
+/** DynamoDB table definitions the CDK stack and the local bootstrap both build from: no key or index differs between them. */
 export type AttributeType = 'S' | 'N';
 
 export interface KeyAttribute {

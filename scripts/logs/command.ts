@@ -1,7 +1,6 @@
 /**
- * `npm run logs`: a stage's log lines, oldest first across its log groups, page by page. `--follow` polls
- * FilterLogEvents rather than a Live Tail session, which samples down to 500 events a second, takes at most 10 log
- * groups (a stage has 15), by ARN only, and needs a second permission.
+ * `npm run logs`: a stage's log lines, oldest first across its log groups. `--follow` polls FilterLogEvents: Live Tail
+ * samples down to 500 events a second, takes at most 10 log groups (a stage has 15) and needs a second permission.
  */
 import {
   CloudWatchLogsClient,

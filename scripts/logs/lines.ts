@@ -1,7 +1,4 @@
-/**
- * What `npm run logs` shows: a stage's log groups, how far back `--since` reaches, and one compact line per event in
- * whichever shape the stage wrote it (the functions' JSON, Lambda's platform records, text, the access logs).
- */
+/** What `npm run logs` shows: a stage's log groups, `--since`, and one compact line per event in whatever shape it was written. */
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import type { ApiName } from '#shared/routes';
 import type { FunctionName } from '#shared/table-access';
