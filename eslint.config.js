@@ -7,6 +7,8 @@ import tseslint from 'typescript-eslint';
  * layers of lambda/ by their aliases (`#data/…`), never by a relative path out of their folder.
  */
 const LAMBDA_LAYERS = ['handlers', 'http', 'data', 'auth', 'contract', 'runtime'];
+/** local/'s folders, top to bottom (docs/development.md): each imports only the ones below it. */
+const LOCAL_LAYERS = ['dev', 'identity', 'gateway', 'engine'];
 /** @param {...{ regex: string, message: string, allowTypeImports?: boolean }} patterns */
 const restrict = (...patterns) => ({ '@typescript-eslint/no-restricted-imports': ['error', { patterns }] });
 const CDK = { regex: '^(aws-cdk-lib|constructs)(/|$)', message: 'only lib/ (the infrastructure) imports aws-cdk-lib' };
@@ -121,6 +123,13 @@ export default defineConfig(
     files: ['local/**/*.ts', 'scripts/**/*.ts', 'openapi/**/*.ts', 'bench/**/*.ts'],
     rules: restrict(TESTS),
   },
+  ...LOCAL_LAYERS.slice(1).map((layer, index) => ({
+    files: [`local/${layer}/**/*.ts`],
+    rules: restrict(TESTS, {
+      regex: `^(#local|\\.\\.)/(${LOCAL_LAYERS.slice(0, index + 1).join('|')})/`,
+      message: `local/${layer} may not import the folders above it: ${LOCAL_LAYERS.slice(0, index + 1).join(', ')}`,
+    }),
+  })),
   {
     // The infrastructure reads the plain data of shared/; it never imports the runtime, the emulator or tooling.
     files: ['lib/**/*.ts', 'bin/**/*.ts'],

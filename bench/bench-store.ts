@@ -9,8 +9,8 @@ import { createDocumentClient } from '#data/dynamodb-client';
 import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
 import { PET_STATUSES } from '#contract/schemas/pet-status';
 import { PETS_STATUS_SHARD_ATTRIBUTE, statusShardOf } from '#shared/tables';
-import { openLocalStore, type LocalStore } from '#local/local-store';
-import { localFunctionEnvironment } from '#local/function-environment';
+import { openLocalStore, type LocalStore } from '#local/engine/local-store';
+import { localFunctionEnvironment } from '#local/dev/function-environment';
 
 export const BENCH_ACCOUNT_ID = 'acct_bench';
 

@@ -1,5 +1,5 @@
 /**
- * Part 5: `npm run dev`'s reload. The dev server (local/start.ts --watch) runs on a copy of the project, so
+ * Part 5: `npm run dev`'s reload. The dev server (local/dev/start.ts --watch) runs on a copy of the project, so
  * the bench never edits the sources; each sample saves an edit of a handler there and times save → the first
  * answer of the new code, with one client asking back to back. Between samples the bench waits as long as a
  * developer would between saves at the very least (THINK_MS), so the reload's spare worker is ready, as it is
@@ -28,7 +28,7 @@ export async function runDevReload(workDir: string, samples: number): Promise<{ 
   symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
   const dataDir = mkdtempSync(join(tmpdir(), 'petstore-bench-dev-'));
   const key = issueApiKey({ accountId: 'acct_bench' }).key;
-  const server = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts', '--watch'], {
+  const server = spawn(process.execPath, ['--import', 'tsx', 'local/dev/start.ts', '--watch'], {
     cwd: copy,
     env: {
       ...process.env,

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PET_PROJECTION } from '#data/repositories/pet-repository';
 import { PETS_STATUS_INDEX, PETS_STATUS_SHARD_ATTRIBUTE, statusShardKeys } from '#shared/tables';
-import type { TableNames } from '#local/tables';
+import type { TableNames } from '#local/engine/tables';
 
 /** The DynamoDB calls the handlers make, made directly with the SDK: the bench's baseline. */
 export function directCalls(db: DynamoDBDocumentClient, tables: TableNames) {

@@ -8,7 +8,7 @@
  * is counted apart and charged at its item's size in the "billed" column.
  */
 import { dynamoDbClient } from '#data/dynamodb-client';
-import type { GatewayFunctions, LambdaFunction } from '#local/functions';
+import type { GatewayFunctions, LambdaFunction } from '#local/gateway/functions';
 import { issueApiKey } from '#auth/api-keys';
 import { DynamoApiKeyRepository, revokedKeyItem } from '#data/repositories/api-key-repository';
 import { BENCH_ACCOUNT_ID, type BenchStore } from './bench-store';

@@ -8,7 +8,7 @@ import { runPartitionHeat } from './partition-heat';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadFunctions } from '#local/functions';
+import { loadFunctions } from '#local/gateway/functions';
 import { openBenchStore } from './bench-store';
 import { runColdStart } from './cold-start';
 import { runDevReload } from './dev-reload';

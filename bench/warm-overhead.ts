@@ -5,7 +5,7 @@
  * code. The same DynamoDB calls made directly with the SDK are timed alongside, for scale.
  */
 import { randomUUID } from 'node:crypto';
-import type { GatewayFunctions, LambdaFunction } from '#local/functions';
+import type { GatewayFunctions, LambdaFunction } from '#local/gateway/functions';
 import type { BenchStore } from './bench-store';
 import { directCalls } from './direct-calls';
 import { authorizerEventFor, lambdaContext, madeUpKey, requestOf } from './events';

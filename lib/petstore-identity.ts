@@ -29,7 +29,7 @@ const perClientIp = ({ limit, windowSeconds }: RateLimit, scopeDownStatement?: C
 
 /**
  * The developer portal's Cognito user pool, where anyone signs up with a verified email address, behind AWS WAF,
- * and the portal's app client (local/cognito.ts creates the same in cognito-local).
+ * and the portal's app client (local/identity/cognito.ts creates the same in cognito-local).
  */
 export class PetStoreIdentity extends Construct {
   readonly userPool: UserPool;

@@ -46,7 +46,7 @@ const TRANSPORT_HEADERS = new Set([
   'keep-alive',
   'transfer-encoding',
   'apigw-requestid',
-  // Added by API Gateway to answers for a configured browser origin (shared/cors.ts, local/cors.ts).
+  // Added by API Gateway to answers for a configured browser origin (shared/cors.ts, local/gateway/cors.ts).
   'access-control-allow-origin',
   'access-control-expose-headers',
   'vary',

@@ -10,7 +10,7 @@ import { DynamoAccountKeys } from '#data/repositories/account-keys';
 import type { ApiKeyRecord } from '#auth/key-record';
 import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT, MAX_KEYS_CREATED_PER_DAY } from '#contract/account-limits';
-import { accountOfEmail, localAccountOfEmail } from '#local/account-lookup';
+import { accountOfEmail, localAccountOfEmail } from '#local/identity/account-lookup';
 import { AUTH_CACHE_TTL_MS } from '#auth/settings';
 import { isStageName, STAGES, stackNameOf, type StageName } from '#shared/stages';
 import {
@@ -24,11 +24,11 @@ import {
   TARGET_USAGE,
   type AwsTargetOptions,
 } from './aws-target';
-import { readLiveEndpoint } from '#local/endpoint-file';
-import { DataDirBusyError } from '#local/data-dir-lock';
-import { localFunctionEnvironment } from '#local/function-environment';
-import { LOCAL_TABLE_PREFIX, openLocalStore, type LocalStore } from '#local/local-store';
-import { localTableNames } from '#local/tables';
+import { readLiveEndpoint } from '#local/engine/endpoint-file';
+import { DataDirBusyError } from '#local/engine/data-dir-lock';
+import { localFunctionEnvironment } from '#local/dev/function-environment';
+import { LOCAL_TABLE_PREFIX, openLocalStore, type LocalStore } from '#local/engine/local-store';
+import { localTableNames } from '#local/engine/tables';
 
 const USAGE = `Usage: npm run keys -- <command> [options]
 

@@ -96,7 +96,7 @@ async function ensureDependencies() {
 }
 
 /**
- * A tool exits with this code to be started again (`npm run dev`, local/start.ts); told as `<code>:<this pid>` so
+ * A tool exits with this code to be started again (`npm run dev`, local/dev/start.ts); told as `<code>:<this pid>` so
  * that only a direct child uses it.
  */
 const RESTART_EXIT_CODE = 75;

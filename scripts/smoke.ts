@@ -1,7 +1,7 @@
 /**
  * `npm run smoke`: the checks of scripts/smoke/checks.ts against a stage (`--stage`: its outputs, and a temporary key
  * issued into its table and revoked at the end), any address with your own key (`--pets-base-url … --key …`), or the
- * stage as `cdk synth` left it, served on this machine (`--rehearse`, local/rehearsal.ts). Exits 1 when a check fails.
+ * stage as `cdk synth` left it, served on this machine (`--rehearse`, local/dev/rehearsal.ts). Exits 1 when a check fails.
  */
 import { parseArgs } from 'node:util';
 import { issueApiKey } from '#auth/api-keys';
@@ -9,7 +9,7 @@ import { AUTH_CACHE_TTL_MS } from '#auth/settings';
 import { createDocumentClient } from '#data/dynamodb-client';
 import { DynamoApiKeyRepository, type ApiKeyRepository } from '#data/repositories/api-key-repository';
 import { isStageName, stackNameOf } from '#shared/stages';
-import { startRehearsal } from '#local/rehearsal';
+import { startRehearsal } from '#local/dev/rehearsal';
 import { outputOf, runOperatorCommand, STAGE_REQUIRED, stackOutputs, stageTarget, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
 import { checkRevokedKeyRefused, runSmokeChecks, type CheckResult, type SmokeTarget } from './smoke/checks';
 

@@ -1,6 +1,6 @@
 /**
  * The portal site's files from elsewhere in the project and its pages' security policy: the stack uploads them
- * (lib/petstore-portal.ts), `npm start` serves them (local/portal-server.ts).
+ * (lib/petstore-portal.ts), `npm start` serves them (local/gateway/portal-server.ts).
  */
 
 /** Bucket key (and path under /portal) → file relative to the project root. No CDN: nothing is loaded from the internet. */

@@ -1,5 +1,5 @@
 /**
- * Each stage's API Gateway throttles, built from its options: lib/stage-config.ts deploys them, local/throttle.ts
+ * Each stage's API Gateway throttles, built from its options: lib/stage-config.ts deploys them, local/gateway/throttle.ts
  * emulates them. An HTTP API gives every route a token bucket of its own from the default route settings, which a
  * route settings entry replaces for the route it names. Sized in docs/capacity.md.
  */

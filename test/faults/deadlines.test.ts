@@ -10,7 +10,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey } from '#auth/api-keys';
-import type { LocalAccounts } from '#local/accounts';
+import type { LocalAccounts } from '#local/identity/accounts';
 import { COGNITO_ENDPOINT_ENV } from '#shared/accounts';
 import { newUser, signIn, type SignedIn } from '../support/cognito-users';
 import { testEndpoint } from '../support/local-dynamodb';

@@ -3,7 +3,7 @@
  * 503) and started again on the same data, after which the API works again without a restart of its
  * own, and every acknowledged write is there — nothing else.
  */
-import { freePort, startLocalDynamoDb, type LocalDynamoDb } from '#local/dynamodb-engine';
+import { freePort, startLocalDynamoDb, type LocalDynamoDb } from '#local/engine/dynamodb-engine';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,13 +1,13 @@
 /**
- * CORS through the local server as API Gateway does it for a stage with `-c corsOrigins` (local/cors.ts):
+ * CORS through the local server as API Gateway does it for a stage with `-c corsOrigins` (local/gateway/cors.ts):
  * preflights take `OPTIONS /{proxy+}` without the authorizer, and every answer to a configured origin
  * carries the headers of shared/cors.ts. Preflights are sent raw: no operation of the OpenAPI documents
  * documents OPTIONS (API Gateway's answer, not the service's).
  */
 import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS } from '#shared/cors';
 import { ROUTES } from '#shared/routes';
-import { startLocalApi, type LocalApi } from '#local/server';
-import { loadFunctions } from '#local/functions';
+import { startLocalApi, type LocalApi } from '#local/gateway/server';
+import { loadFunctions } from '#local/gateway/functions';
 import { expectError, useTestApi } from '../support/test-api';
 
 const ALLOWED = 'https://app.example.com';

@@ -3,9 +3,9 @@
  * treat authorizer and function results the same way. Recording functions stand in for the handlers.
  */
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
-import type { GatewayFunctions, LambdaFunction } from '#local/functions';
+import type { GatewayFunctions, LambdaFunction } from '#local/gateway/functions';
 import { GATEWAY_MAX_REQUEST_HEAD_BYTES, LAMBDA_MAX_SYNC_PAYLOAD_BYTES } from '#shared/gateway-answers';
-import { startLocalApi, type LocalApi } from '#local/server';
+import { startLocalApi, type LocalApi } from '#local/gateway/server';
 import { contractViolations } from '#openapi/contract-check';
 import { rawRequest } from '../support/raw-http';
 

@@ -6,8 +6,8 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { connect } from 'node:net';
-import type { GatewayFunctions, LambdaFunction } from '#local/functions';
-import { startLocalApi, type LocalApi } from '#local/server';
+import type { GatewayFunctions, LambdaFunction } from '#local/gateway/functions';
+import { startLocalApi, type LocalApi } from '#local/gateway/server';
 
 const invoked: APIGatewayProxyEventV2[] = [];
 const record: LambdaFunction = (event) => {

@@ -17,7 +17,7 @@ import { tablesUsedBy } from '#shared/table-access';
 import { TABLES, tableEnvironment } from '#shared/tables';
 import { functionEnvironment } from '#shared/function-settings';
 import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, PREFLIGHT_ENTRY } from '#shared/routes';
-import { localFunctionEnvironment } from '#local/function-environment';
+import { localFunctionEnvironment } from '#local/dev/function-environment';
 import { freshTables } from '../support/local-dynamodb';
 import { ERROR_LINE } from './fixtures/logs-an-error';
 import { PROJECT_ROOT } from './support/project-root';

@@ -8,7 +8,7 @@ import { hashApiKey } from '#auth/api-keys';
 import { KeyResolver } from '#auth/key-resolver';
 import { DynamoAccountKeys } from '#data/repositories/account-keys';
 import { DynamoApiKeyRepository, type ApiKeyRepository } from '#data/repositories/api-key-repository';
-import type { TableNames } from '#local/tables';
+import type { TableNames } from '#local/engine/tables';
 import { freshTables, testDocumentClient } from '../support/local-dynamodb';
 
 const db = testDocumentClient();

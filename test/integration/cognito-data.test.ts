@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalCognito } from '#local/cognito';
+import { startLocalCognito } from '#local/identity/cognito';
 import { newUser } from '../support/cognito-users';
 
 let dataDir: string;

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '#data/dynamodb-client';
 import { classify } from '#http/middleware/map-errors';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#local/dynamodb-engine';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#local/engine/dynamodb-engine';
 import { inScope } from '#runtime/request-scope';
 import { listenOnLoopback, type Listening } from '../support/loopback-server';
 

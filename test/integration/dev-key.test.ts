@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isWellFormedApiKey } from '#auth/api-keys';
 import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
-import { ensureDevKey } from '#local/dev-key';
+import { ensureDevKey } from '#local/identity/dev-key';
 import { freshTables, testDocumentClient } from '../support/local-dynamodb';
 
 const db = testDocumentClient();

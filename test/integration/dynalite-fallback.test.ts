@@ -10,10 +10,10 @@ import { createDocumentClient } from '#data/dynamodb-client';
 import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
 import { DynamoMessageRepository } from '#data/repositories/message-repository';
 import { DynamoPetRepository } from '#data/repositories/pet-repository';
-import { startLocalDynamoDb, type LocalDynamoDb } from '#local/dynamodb-engine';
-import { localFunctionEnvironment } from '#local/function-environment';
-import { prepareTables } from '#local/local-store';
-import type { TableNames } from '#local/tables';
+import { startLocalDynamoDb, type LocalDynamoDb } from '#local/engine/dynamodb-engine';
+import { localFunctionEnvironment } from '#local/dev/function-environment';
+import { prepareTables } from '#local/engine/local-store';
+import type { TableNames } from '#local/engine/tables';
 
 let engine: LocalDynamoDb;
 let tables: TableNames;

@@ -1,10 +1,10 @@
 /**
- * The emulator's tables (local/tables.ts): a data directory kept from a version whose indexes differ is
+ * The emulator's tables (local/engine/tables.ts): a data directory kept from a version whose indexes differ is
  * refused at start with what to do, rather than answering 500 at the first listing.
  */
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { randomBytes } from 'node:crypto';
-import { localTableNames, ensureTables } from '#local/tables';
+import { localTableNames, ensureTables } from '#local/engine/tables';
 import { createDynamoDbClient } from '#data/dynamodb-client';
 import { freshTables, testEndpoint } from '../support/local-dynamodb';
 

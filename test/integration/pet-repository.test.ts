@@ -2,7 +2,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoMessageRepository } from '#data/repositories/message-repository';
 import { DynamoPetRepository } from '#data/repositories/pet-repository';
 import { putIfAbsent, withWriteToken } from '#data/repositories/conditional-put';
-import type { TableNames } from '#local/tables';
+import type { TableNames } from '#local/engine/tables';
 import { freshTables, testDocumentClient } from '../support/local-dynamodb';
 
 const db = testDocumentClient();

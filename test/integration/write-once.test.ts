@@ -7,7 +7,7 @@ import { IdempotencyKeyReusedError } from '#contract/domain-errors';
 import { claimFor } from '#http/idempotency-key';
 import { DynamoMessageRepository } from '#data/repositories/message-repository';
 import { DynamoPetRepository } from '#data/repositories/pet-repository';
-import type { TableNames } from '#local/tables';
+import type { TableNames } from '#local/engine/tables';
 import { freshTables, testDocumentClient, testEndpoint } from '../support/local-dynamodb';
 import { startFaultProxy } from '../support/tcp-proxy';
 

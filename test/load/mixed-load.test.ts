@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueApiKey } from '#auth/api-keys';
 import { createDocumentClient } from '#data/dynamodb-client';
-import { localFunctionEnvironment } from '#local/function-environment';
-import { LOCAL_TABLE_PREFIX } from '#local/local-store';
-import { localTableNames } from '#local/tables';
+import { localFunctionEnvironment } from '#local/dev/function-environment';
+import { LOCAL_TABLE_PREFIX } from '#local/engine/local-store';
+import { localTableNames } from '#local/engine/tables';
 import { killLeftoverServers, startLocalServerProcess } from '../support/local-process';
 
 const SECONDS = Number(process.env.PETSTORE_LOAD_SECONDS ?? 0);

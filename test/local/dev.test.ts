@@ -1,5 +1,5 @@
 /**
- * `npm run dev` (local/start.ts --watch) as a developer uses it, on a copy of the project (this suite's
+ * `npm run dev` (local/dev/start.ts --watch) as a developer uses it, on a copy of the project (this suite's
  * own files are never edited): a handler edited in the copy is served once the reload line is printed;
  * pets and portal users made before are still there; requests sent all through the reloads all succeed;
  * code that does not load is reported while the previous code keeps serving, and fixing it reloads.
@@ -172,8 +172,8 @@ test(
 
     // 4. local/ is the emulator itself: run without the launcher, a change there is only reported.
     const from = server.output().length;
-    appendFileSync(join(copy, 'local/cors.ts'), '\n');
-    await server.waitForOutput(/local\/cors\.ts changed: the emulator itself reloads only on restart/, from);
+    appendFileSync(join(copy, 'local/gateway/cors.ts'), '\n');
+    await server.waitForOutput(/local\/gateway\/cors\.ts changed: the emulator itself reloads only on restart/, from);
     // So is shared/: the routes, tables and gateway answers the emulator was started with.
     const fromShared = server.output().length;
     appendFileSync(join(copy, 'shared/gateway-answers.ts'), '\n');
@@ -206,8 +206,8 @@ test(
     const pet = (await created.json()) as { id: number };
 
     const from = server.output().length;
-    appendFileSync(join(copy, 'local/cors.ts'), '\n');
-    await server.waitForOutput(/local\/cors\.ts changed: restarting the emulator \(data and users are kept\): stopping/, from);
+    appendFileSync(join(copy, 'local/gateway/cors.ts'), '\n');
+    await server.waitForOutput(/local\/gateway\/cors\.ts changed: restarting the emulator \(data and users are kept\): stopping/, from);
     // The same launcher starts it again: a new banner (on a new port here, since the test asks for any free one).
     const [, petsBaseUrl] = await server.waitForOutput(/Pets base URL: (http:\/\/127\.0\.0\.1:\d+\/v1)\n/, from);
     const fetched = await fetch(`${petsBaseUrl}/pets/${pet.id}`, { headers: { authorization: `Bearer ${key}` } });

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueApiKey } from '#auth/api-keys';
-import { chooseEngine } from '#local/dynamodb-engine';
+import { chooseEngine } from '#local/engine/dynamodb-engine';
 import { cognitoCall } from '../support/cognito-users';
 import {
   killLeftoverServers,

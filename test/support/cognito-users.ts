@@ -6,7 +6,7 @@ import { SignJWT, importJWK, generateKeyPair, type JWTPayload } from 'jose';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT } from '#contract/account-limits';
-import type { LocalAccounts } from '#local/accounts';
+import type { LocalAccounts } from '#local/identity/accounts';
 
 export interface SignedIn {
   readonly email: string;

@@ -2,9 +2,9 @@
  * One local DynamoDB for the whole suite (each test file then creates its own uniquely prefixed
  * tables). Workers inherit the endpoint through the environment. The global teardown stops it; if jest
  * itself dies first (a kill, a crash), DynamoDB Local stops by itself when its parent goes
- * (local/java/LoopbackDynamoDbLocal.java), so no run leaves a Java process behind.
+ * (local/engine/java/LoopbackDynamoDbLocal.java), so no run leaves a Java process behind.
  */
-import { startLocalDynamoDb, type LocalDynamoDb } from '#local/dynamodb-engine';
+import { startLocalDynamoDb, type LocalDynamoDb } from '#local/engine/dynamodb-engine';
 
 declare global {
   var petstoreTestDynamoDb: LocalDynamoDb | undefined;

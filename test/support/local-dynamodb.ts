@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createDocumentClient } from '#data/dynamodb-client';
-import { localFunctionEnvironment } from '#local/function-environment';
-import { prepareTables } from '#local/local-store';
-import type { TableNames } from '#local/tables';
+import { localFunctionEnvironment } from '#local/dev/function-environment';
+import { prepareTables } from '#local/engine/local-store';
+import type { TableNames } from '#local/engine/tables';
 
 export function testEndpoint(): string {
   const endpoint = process.env.PETSTORE_TEST_DYNAMODB_ENDPOINT;

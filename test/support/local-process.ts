@@ -36,16 +36,16 @@ export async function killLeftoverServers(): Promise<void> {
   );
 }
 
-/** Where and how to run `local/start.ts`: by default the project's own, without arguments. */
+/** Where and how to run `local/dev/start.ts`: by default the project's own, without arguments. */
 export interface LocalServerOptions {
-  /** A project tree to run it in (its own local/start.ts, lambda/ …). */
+  /** A project tree to run it in (its own local/dev/start.ts, lambda/ …). */
   readonly cwd?: string;
   readonly args?: readonly string[];
   /** Through scripts/launch.mjs, as `npm start` runs it (the pid is then the launcher's). */
   readonly viaLauncher?: boolean;
 }
 
-/** Starts `local/start.ts` and collects its output; the process ends by itself if this one dies (PETSTORE_EXIT_WITH_PARENT). */
+/** Starts `local/dev/start.ts` and collects its output; the process ends by itself if this one dies (PETSTORE_EXIT_WITH_PARENT). */
 export function spawnLocalServer(
   env: Record<string, string>,
   options: LocalServerOptions = {},
@@ -54,7 +54,7 @@ export function spawnLocalServer(
   output: () => string;
   exited: Promise<number | null>;
 } {
-  const program = ['--import', 'tsx', 'local/start.ts', ...(options.args ?? [])];
+  const program = ['--import', 'tsx', 'local/dev/start.ts', ...(options.args ?? [])];
   const argv = options.viaLauncher ? [join(PROJECT_ROOT, 'scripts/launch.mjs'), 'node', ...program] : program;
   const child = spawn(process.execPath, argv, {
     cwd: options.cwd ?? PROJECT_ROOT,

@@ -1,6 +1,6 @@
 /** What tests need to see of other processes: the DynamoDB Local engines of a data directory, and an exit. */
 import { readdirSync, readFileSync } from 'node:fs';
-import { isAlive } from '#local/processes';
+import { isAlive } from '#local/engine/processes';
 
 /** Pids of processes running DynamoDB Local on exactly `dbPath` (its own `-dbPath` argument), from /proc. */
 export function enginesOn(dbPath: string): number[] {

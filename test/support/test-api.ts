@@ -1,13 +1,13 @@
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { issueApiKey } from '#auth/api-keys';
 import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
-import type { LocalAccounts } from '#local/accounts';
-import { localFunctionEnvironment } from '#local/function-environment';
-import { loadFunctions, type GatewayFunctions, type LambdaFunction } from '#local/functions';
-import { reloadingFunctions } from '#local/reloading-functions';
-import { startLocalApi } from '#local/server';
-import type { GatewayThrottle } from '#local/throttle';
-import type { TableNames } from '#local/tables';
+import type { LocalAccounts } from '#local/identity/accounts';
+import { localFunctionEnvironment } from '#local/dev/function-environment';
+import { loadFunctions, type GatewayFunctions, type LambdaFunction } from '#local/gateway/functions';
+import { reloadingFunctions } from '#local/dev/reloading-functions';
+import { startLocalApi } from '#local/gateway/server';
+import type { GatewayThrottle } from '#local/gateway/throttle';
+import type { TableNames } from '#local/engine/tables';
 import { readAnswer, type ReadAnswer } from '#openapi/contract-check';
 import { assertHonoursContract, writeContractCoverage } from '../contract/openapi-contract';
 import { freshTables, testDocumentClient } from './local-dynamodb';
@@ -83,7 +83,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const db = testDocumentClient(endpoint);
   const keys = new DynamoApiKeyRepository(db, tableNames.apiKeys);
   // Loaded only when asked for: the emulator's modules take a while to load.
-  const accounts = options.accounts ? await (await import('#local/accounts')).startLocalAccounts() : undefined;
+  const accounts = options.accounts ? await (await import('#local/identity/accounts')).startLocalAccounts() : undefined;
   if (accounts)
     Object.assign(process.env, localFunctionEnvironment({ endpoint, tableNames, cognito: accounts.cognito, logLevel: 'SILENT' }));
   Object.assign(process.env, options.functionEnvironment);

@@ -1,5 +1,5 @@
 /**
- * local/cognito.ts builds cognito-local from its internal modules and wraps some of its targets: this fails when an
+ * local/identity/cognito.ts builds cognito-local from its internal modules and wraps some of its targets: this fails when an
  * installed cognito-local no longer has those parts with the shape used there, which an upgrade would break silently.
  */
 import { CognitoError, InvalidParameterError } from 'cognito-local/lib/errors';
@@ -17,7 +17,7 @@ import { attributeValue, UserPoolServiceFactoryImpl, UserPoolServiceImpl } from 
 import { Targets } from 'cognito-local/lib/targets/targets';
 import pino from 'pino';
 
-test('every part local/cognito.ts assembles the emulator from is there', () => {
+test('every part local/identity/cognito.ts assembles the emulator from is there', () => {
   const parts = [CognitoError, InvalidParameterError, Router, createServer, DateClock, CognitoServiceFactoryImpl];
   for (const part of [...parts, StormDBDataStoreFactory, MessageDeliveryService, JwtTokenGenerator, UserPoolServiceFactoryImpl])
     expect(part).toBeInstanceOf(Function);

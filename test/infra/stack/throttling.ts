@@ -1,11 +1,11 @@
 /**
  * The stages' API Gateway throttles as deployed (default route settings and route settings of each HTTP API
- * stage), what CDK context changes in them, and that the local emulator (local/throttle.ts) admits exactly
+ * stage), what CDK context changes in them, and that the local emulator (local/gateway/throttle.ts) admits exactly
  * what each deployed route would.
  */
 import type { Template } from 'aws-cdk-lib/assertions';
 import { stageConfig, type StageContext } from '#lib/stage-config';
-import { createThrottle } from '#local/throttle';
+import { createThrottle } from '#local/gateway/throttle';
 import { ROUTES, type ApiName } from '#shared/routes';
 import { readStageOptions } from '#shared/stage-options';
 import { throttlingOf } from '#shared/stage-throttling';

@@ -1,5 +1,5 @@
 /**
- * The local server's functions in a worker thread (local/function-worker.ts): a timed-out invocation ends the worker,
+ * The local server's functions in a worker thread (local/dev/function-worker.ts): a timed-out invocation ends the worker,
  * as Lambda stops the function, and the next one gets a fresh worker. `npm run dev` also replaces it when lambda/
  * changes (ES modules cannot be unloaded): the old worker serves until the new one has loaded, then ends once idle;
  * a spare waits with the packages loaded. A change under local/ or shared/ goes to `onEmulatorChange`.
@@ -11,11 +11,11 @@ import { Worker } from 'node:worker_threads';
 import type { Context } from 'aws-lambda';
 import type { FunctionName } from '#shared/table-access';
 import type { Invocation, WorkerReply } from './function-worker';
-import { gatewayFunctions, type GatewayFunctions } from './functions';
+import { gatewayFunctions, type GatewayFunctions } from '#local/gateway/functions';
 
 /** Editors write several times per save: a reload starts once the files have been quiet this long. */
 const QUIET_MS = 80;
-const ROOT = resolve(import.meta.dirname, '..');
+const ROOT = resolve(import.meta.dirname, '../..');
 
 interface FunctionsWorker {
   readonly worker: Worker;

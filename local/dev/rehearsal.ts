@@ -15,11 +15,11 @@ import { PREFLIGHT_ROUTE, type ApiName } from '#shared/routes';
 import { stackNameOf, type StageName } from '#shared/stages';
 import type { FunctionName } from '#shared/table-access';
 import { TABLES } from '#shared/tables';
-import { startLocalAccounts } from './accounts';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, startLocalDynamoDb } from './dynamodb-engine';
+import { startLocalAccounts } from '#local/identity/accounts';
+import { LOCAL_CREDENTIALS, LOCAL_REGION, startLocalDynamoDb } from '#local/engine/dynamodb-engine';
 import { emulatorEnvironment } from './function-environment';
-import { gatewayFunctions, type LambdaFunction } from './functions';
-import { startLocalApi, type LocalApi } from './server';
+import { gatewayFunctions, type LambdaFunction } from '#local/gateway/functions';
+import { startLocalApi, type LocalApi } from '#local/gateway/server';
 
 type Resources = Record<string, { readonly Type: string; readonly Properties?: Record<string, unknown> }>;
 

@@ -35,7 +35,7 @@ import { JwtTokenGenerator } from 'cognito-local/lib/services/tokenGenerator';
 import type { Triggers } from 'cognito-local/lib/services/triggers';
 import { attributeValue, UserPoolServiceFactoryImpl } from 'cognito-local/lib/services/userPoolService';
 import { ACCESS_TOKEN_VALIDITY_MINUTES, ACCOUNT_API_ONLY_OPERATIONS, PASSWORD_POLICY, REFRESH_TOKEN_VALIDITY_DAYS } from '#shared/accounts';
-import { freePort, LOCAL_CREDENTIALS, LOCAL_REGION } from './dynamodb-engine';
+import { freePort, LOCAL_CREDENTIALS, LOCAL_REGION } from '#local/engine/dynamodb-engine';
 
 const POOL_NAME = 'petstore-local';
 const CLIENT_NAME = 'portal';

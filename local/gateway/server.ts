@@ -1,5 +1,5 @@
 /**
- * The local HTTP server: the three APIs on one origin through local/gateway.ts. A request passes the Host check, then
+ * The local HTTP server: the three APIs on one origin through local/gateway/gateway.ts. A request passes the Host check, then
  * the portal, then what API Gateway does itself (head quota 431, throttle 429, body limit 413), then the dispatch;
  * CORS headers last. A development server: no defence against slow or greedy clients; close() cuts connections.
  */
@@ -65,7 +65,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     const match = matchRoute(method, path);
     const api = apiOf(match, path);
     const { corsOrigins } = options;
-    // CORS as API Gateway does it (local/cors.ts): preflights skip the authorizer; every answer, the gateway's own too, gains the headers.
+    // CORS as API Gateway does it (local/gateway/cors.ts): preflights skip the authorizer; every answer, the gateway's own too, gains the headers.
     const cors = (result: GatewayResponse): GatewayResponse =>
       corsOrigins ? withCors(result, method, singleValued(request.headers), corsOrigins) : result;
     if (throttle && !throttle.admit(api, gatewayRouteKey(match.route, method, path)))

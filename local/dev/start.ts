@@ -2,17 +2,17 @@
 import { join, resolve } from 'node:path';
 import { createDocumentClient } from '#data/dynamodb-client';
 import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
-import { noteRunningCognito } from './account-lookup';
-import { startLocalAccounts, type LocalAccounts } from './accounts';
-import { localCorsOrigins } from './cors';
-import { DEV_KEY_FILE, ensureDevKey, type DevKey } from './dev-key';
-import { removeEndpoint, writeEndpoint } from './endpoint-file';
+import { noteRunningCognito } from '#local/identity/account-lookup';
+import { startLocalAccounts, type LocalAccounts } from '#local/identity/accounts';
+import { localCorsOrigins } from '#local/gateway/cors';
+import { DEV_KEY_FILE, ensureDevKey, type DevKey } from '#local/identity/dev-key';
+import { removeEndpoint, writeEndpoint } from '#local/engine/endpoint-file';
 import { localFunctionEnvironment } from './function-environment';
-import { openLocalStore, type LocalStore } from './local-store';
-import { currentParentPid, isAlive } from './processes';
+import { openLocalStore, type LocalStore } from '#local/engine/local-store';
+import { currentParentPid, isAlive } from '#local/engine/processes';
 import { reloadingFunctions } from './reloading-functions';
-import { startLocalApi, type LocalApi } from './server';
-import { describeThrottle, throttleFromEnvironment } from './throttle';
+import { startLocalApi, type LocalApi } from '#local/gateway/server';
+import { describeThrottle, throttleFromEnvironment } from '#local/gateway/throttle';
 
 const PARENT_POLL_MS = 500;
 const WATCH = process.argv.slice(2).includes('--watch');

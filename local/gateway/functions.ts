@@ -15,7 +15,7 @@ export interface GatewayFunctions {
 
 async function load(entry: string): Promise<LambdaFunction> {
   // Relative to this file, so it resolves the same under tsx (ESM) and jest (CommonJS).
-  const module: unknown = await import(`../${entry}`);
+  const module: unknown = await import(`../../${entry}`);
   const handler = (module as { handler?: unknown }).handler;
   if (typeof handler !== 'function') throw new Error(`${entry} does not export a handler function`);
   return handler as LambdaFunction;

@@ -5,7 +5,7 @@
  */
 import { ListUsersCommand, type CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { localCognitoClient, startLocalCognito } from './cognito';
-import { readHolderNote, writeHolderNote } from './data-dir-lock';
+import { readHolderNote, writeHolderNote } from '#local/engine/data-dir-lock';
 
 const RUNNING_FILE = 'cognito.json';
 

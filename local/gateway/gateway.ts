@@ -259,7 +259,7 @@ async function lambdaAuthorization(functions: GatewayFunctions, event: APIGatewa
   return simple.isAuthorized ? { lambda: simple.context ?? {} } : gatewayAnswer(403);
 }
 
-/** The account API's native JWT authorizer (local/jwt-authorizer.ts); without Cognito it cannot work and answers 500. */
+/** The account API's native JWT authorizer (local/gateway/jwt-authorizer.ts); without Cognito it cannot work and answers 500. */
 async function jwtAuthorization(authorize: JwtAuthorizer | undefined, event: APIGatewayProxyEventV2) {
   const verdict = await authorize?.(event.headers.authorization);
   if (!verdict) return gatewayAnswer(500);

@@ -5,8 +5,8 @@
 import { COGNITO_ENDPOINT_ENV } from '#shared/accounts';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { functionRecipe } from '#shared/function-recipe';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from './dynamodb-engine';
-import type { TableNames } from './tables';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#local/engine/dynamodb-engine';
+import type { TableNames } from '#local/engine/tables';
 
 export interface LocalFacts {
   /** The embedded DynamoDB. */

@@ -11,7 +11,7 @@ import { PASSWORD_POLICY, PORTAL_CONFIG_FILE, PORTAL_DIRECTORY, PORTAL_PATH, typ
 import { PETS_BASE_PATH } from '#shared/routes';
 import { CONTENT_TYPES, PORTAL_EXTRA_FILES, portalSecurityPolicy } from '#shared/portal-files';
 
-const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export type PortalIdentity = Pick<PortalConfig, 'cognitoEndpoint' | 'userPoolId' | 'clientId'>;
 
