@@ -2,14 +2,17 @@ import { availableParallelism } from 'node:os';
 
 /**
  * Three tiers, one run (docs/testing.md has their timings):
- *   quick     unit, integration, HTTP, contract, property, the SDK: in-process, against the suite's DynamoDB,
- *             no child process and no file that takes more than a few seconds of work
+ *   quick     unit, integration, HTTP, contract, the SDK: in process, against the suite's DynamoDB, no child
+ *             process and no file that takes more than a second or two of work
  *   slow      seconds each, in process or with short-lived tools: the CDK template (one synthesis per stage
- *             for the run), the Lambda bundles, generated clients, the request corpus, the compilers and CLIs
- *             run as a user runs them, DynamoDB faults through a proxy
+ *             for the run), the Lambda bundles, generated clients, the request corpus, the property tests and
+ *             other generated inputs by the thousand, races run round after round, 429 storms, the compilers
+ *             and CLIs run as a user runs them, DynamoDB faults through a proxy
  *   processes what starts servers, engines and browsers: one file at a time (test/support/serial-runner.ts)
  * quick and slow share the parallel workers; processes runs apart from them, before or after.
- * PETSTORE_TEST_TIERS (comma-separated) keeps only those tiers: `npm run test:quick` is `PETSTORE_TEST_TIERS=quick`.
+ * PETSTORE_TEST_TIERS (comma-separated) keeps only those tiers: `npm run test:quick` is `PETSTORE_TEST_TIERS=quick`,
+ * on dynalite inside jest's own process (no Java engine to start: 5 of its seconds); `npm test` runs the quick
+ * tier on DynamoDB Local too.
  * (jest's own --selectProjects takes every later argument as a project name, so it cannot take test paths after it.)
  * TypeScript goes through SWC (no type-checking here: `npm run typecheck` does that).
  */
@@ -29,16 +32,21 @@ const shared = {
 
 /**
  * Files of the quick tier's folders that belong to the slow tier: they start a child process (a generator's or
- * the SDK's own command line, an operator CLI, npm pack) or do seconds of work in process (the request corpus,
- * the compiler on the SDK's types).
+ * the SDK's own command line, an operator CLI, npm pack), do seconds of work in process (the request corpus,
+ * the compiler on the SDK's types, thousands of generated inputs, races run round after round) or wait seconds
+ * on a throttled route's bucket.
  */
 const SLOW_IN_QUICK_FOLDERS = [
   'contract/generated-*.test.ts',
   'contract/request-corpus.test.ts',
+  'http/account-lifecycle.http.test.ts',
+  'property/*.test.ts',
   'sdk/package.test.ts',
+  'sdk/storm-*.test.ts',
   'sdk/types.test.ts',
   'unit/aws-target.test.ts',
   'unit/logs-cli.test.ts',
+  'unit/text.test.ts',
 ];
 const PROXIED_FAULTS = ['faults/dynamodb-unreachable.test.ts', 'faults/dynamodb-throttled.test.ts', 'faults/deadlines.test.ts'];
 /** @param {string[]} globs */
