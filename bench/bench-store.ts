@@ -36,7 +36,7 @@ export interface BenchStore {
 }
 
 export async function openBenchStore(): Promise<BenchStore> {
-  const store = await openLocalStore({ tablePrefix: 'bench-' });
+  const store = await openLocalStore({ tablePrefix: 'bench-', steadyState: true });
   Object.assign(
     process.env,
     localFunctionEnvironment({ endpoint: store.endpoint, tableNames: store.tableNames, logLevel: 'ERROR', cognito: BENCH_IDENTITY }),

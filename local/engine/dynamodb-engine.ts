@@ -31,6 +31,8 @@ export interface LocalDynamoDbOptions {
   readonly port?: number;
   readonly engine?: EngineName | 'auto';
   readonly owner?: string;
+  /** DynamoDB Local with the JVM's full JIT, for a long steady load (the bench); otherwise it starts quickly. */
+  readonly steadyState?: boolean;
 }
 
 const READY_TIMEOUT_MS = 60_000;
@@ -76,10 +78,10 @@ export async function freePort(): Promise<number> {
 /** The launcher prints this once Jetty listens (so a foreign server on the port never counts as ready). */
 const LISTENING = /DynamoDB Local listening on 127\.0\.0\.1:(\d+)/;
 
-async function startDynamoDbLocal(port: number, dataDir: string | undefined): Promise<LocalDynamoDb> {
+async function startDynamoDbLocal(port: number, dataDir: string | undefined, steadyState = false): Promise<LocalDynamoDb> {
   const dbPath = dataDir && resolve(dataDir, 'dynamodb-local');
   if (dbPath) mkdirSync(dbPath, { recursive: true });
-  const { command, args } = dynamoDbLocalCommand(port, dbPath);
+  const { command, args } = dynamoDbLocalCommand(port, dbPath, steadyState);
   // stdin stays an open pipe the launcher watches: however this process ends, the kernel closes it and the engine
   // stops. cwd: DynamoDB Local writes nothing there, but never into node_modules as the package's own spawn() would.
   const child = spawn(command, args, { cwd: dbPath ?? tmpdir(), stdio: 'pipe', env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } });
@@ -167,7 +169,8 @@ export async function startLocalDynamoDb(options: LocalDynamoDbOptions = {}): Pr
   const lock = dataDir ? lockDataDir(dataDir, options.owner ?? 'a local DynamoDB') : undefined;
   try {
     const port = options.port ?? (await freePort());
-    const db = engine === 'dynamodb-local' ? await startDynamoDbLocal(port, dataDir) : await startDynalite(port, dataDir);
+    const db =
+      engine === 'dynamodb-local' ? await startDynamoDbLocal(port, dataDir, options.steadyState) : await startDynalite(port, dataDir);
     return {
       ...db,
       stop: async () => {

@@ -64,11 +64,14 @@ function compiledLauncher(): string {
 }
 
 /** `java …` that runs DynamoDB Local on 127.0.0.1:`port`, on `dbPath` (in memory when absent). */
-export function dynamoDbLocalCommand(port: number, dbPath: string | undefined) {
+export function dynamoDbLocalCommand(port: number, dbPath: string | undefined, steadyState: boolean) {
   const distribution = distributionDir();
   return {
     command: 'java',
     args: [
+      // The first JIT tier only: an engine started often and used briefly (npm start, the tests) is ready sooner for
+      // far less CPU; the full JIT answers faster only once warmed up, which the bench's steady load needs.
+      ...(steadyState ? [] : ['-XX:TieredStopAtLevel=1']),
       `-Djava.library.path=${join(distribution, 'DynamoDBLocal_lib')}`,
       // A plain IPv4 socket, so the listening address reads 127.0.0.1 (not ::ffff:127.0.0.1) everywhere.
       '-Djava.net.preferIPv4Stack=true',
