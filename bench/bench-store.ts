@@ -35,8 +35,9 @@ export interface BenchStore {
   stop(): Promise<void>;
 }
 
-export async function openBenchStore(): Promise<BenchStore> {
-  const store = await openLocalStore({ tablePrefix: 'bench-', steadyState: true });
+/** `steadyState`: the full JIT for measured runs; a smoke run only proves the parts run. */
+export async function openBenchStore(steadyState: boolean): Promise<BenchStore> {
+  const store = await openLocalStore({ tablePrefix: 'bench-', steadyState });
   Object.assign(
     process.env,
     localFunctionEnvironment({ endpoint: store.endpoint, tableNames: store.tableNames, logLevel: 'ERROR', cognito: BENCH_IDENTITY }),

@@ -70,7 +70,7 @@ async function main(): Promise<number> {
     const heat = runPartitionHeat(COUNTS.heatSeconds);
 
     log('starting the local DynamoDB');
-    const bench = await openBenchStore();
+    const bench = await openBenchStore(!smoke);
     engine = bench.engineLabel;
     try {
       // Handlers read their environment (set by openBenchStore) when their modules load, as in Lambda.
