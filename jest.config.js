@@ -8,8 +8,8 @@ import { availableParallelism } from 'node:os';
  *             for the run), the Lambda bundles, generated clients, the request corpus, the property tests and
  *             other generated inputs by the thousand, races run round after round, 429 storms, the compilers
  *             and CLIs run as a user runs them, DynamoDB faults through a proxy
- *   processes what starts servers, engines and browsers: one file at a time (test/support/serial-runner.ts)
- * quick and slow share the parallel workers; processes runs apart from them, before or after.
+ *   processes what starts servers, engines and browsers: one file at a time, in a lane of its own beside the
+ *             pool of workers quick and slow share (test/support/lanes-runner.ts)
  * PETSTORE_TEST_TIERS (comma-separated) keeps only those tiers: `npm run test:quick` is `PETSTORE_TEST_TIERS=quick`,
  * on dynalite inside jest's own process (no Java engine to start: 5 of its seconds); `npm test` runs the quick
  * tier on DynamoDB Local too.
@@ -28,6 +28,7 @@ const shared = {
   // ...and Middy's package exports only an `import` condition, which jest's CommonJS resolver skips.
   moduleNameMapper: { '^@middy/([a-z-]+)$': '<rootDir>/node_modules/@middy/$1/index.js' },
   moduleFileExtensions: ['ts', 'js', 'json'],
+  runner: '<rootDir>/test/support/lanes-runner.ts',
 };
 
 /**
@@ -87,7 +88,6 @@ export default {
       displayName: 'processes',
       testMatch: ['<rootDir>/test/{local,faults,load,browser}/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', ...asPatterns(PROXIED_FAULTS)],
-      runner: '<rootDir>/test/support/serial-runner.ts',
       setupFilesAfterEnv: [LONG_TIMEOUT],
     },
   ]),
