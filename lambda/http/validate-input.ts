@@ -2,6 +2,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { invalidRequest } from '#contract/errors';
 import type { InputSchemas } from '#contract/operation-spec';
+import { AnyParameters } from '#contract/schemas/no-input';
 import { describeIssues, type InputLocation } from './validation-messages';
 
 /** What the operation's schemas made of the request: its path, query and (parsed JSON) body. */
@@ -29,7 +30,8 @@ function refuseRepeatedQuery(rawQueryString: string | undefined): void {
  * field. The body is what Middy's JSON parser left in `event.body` (a parsed value, not text).
  */
 export function validInput<S extends InputSchemas>(schemas: S, event: APIGatewayProxyEventV2): ValidInput<S> {
-  refuseRepeatedQuery(event.rawQueryString);
+  // A route that takes any query (`$default`'s 404) has no parameter to repeat.
+  if (schemas.query !== AnyParameters) refuseRepeatedQuery(event.rawQueryString);
   // Type arguments spelled out: inferred from `schemas.path`, TypeScript would widen to the constraint.
   return {
     path: parse<S['path']>(schemas.path, event.pathParameters ?? {}, 'path'),

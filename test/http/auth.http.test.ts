@@ -78,6 +78,10 @@ test('GET /store/orders, which the spec mentions without defining, answers like 
   }
 });
 
+test('a route this version lacks answers 404 whatever its query, a repeated parameter included (found by the hostile-input property)', async () => {
+  for (const path of ['/v1/pets/?x=&x=0', '/v1/store/orders?limit=1&limit=2']) expectError(await api.call('GET', path), 404, 'not_found');
+});
+
 describe('auth is checked before the body is read, parsed or validated', () => {
   const before = async () => api.scan('pets');
 
