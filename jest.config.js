@@ -1,18 +1,18 @@
 import { availableParallelism } from 'node:os';
 
 /**
- * Three tiers, one run (docs/testing.md has their timings):
- *   quick     unit, integration, HTTP, contract, the SDK: in process, against the suite's DynamoDB, no child
- *             process and no file that takes more than a second or two of work
- *   slow      seconds each, in process or with short-lived tools: the CDK template (one synthesis per stage
- *             for the run), the Lambda bundles, generated clients, the request corpus, the property tests and
- *             other generated inputs by the thousand, races run round after round, 429 storms, the compilers
- *             and CLIs run as a user runs them, DynamoDB faults through a proxy
- *   processes what starts servers, engines and browsers: one file at a time, in a lane of its own beside the
- *             pool of workers quick and slow share (test/support/lanes-runner.ts)
- * PETSTORE_TEST_TIERS (comma-separated) keeps only those tiers: `npm run test:quick` is `PETSTORE_TEST_TIERS=quick`,
- * on dynalite inside jest's own process (no Java engine to start: 5 of its seconds); `npm test` runs the quick
- * tier on DynamoDB Local too.
+ * Two commands, four tiers (docs/testing.md has their timings):
+ *   npm test           quick  unit, integration, HTTP, contract, property, the SDK: in process, against the suite's
+ *                             DynamoDB, no child process and no file that takes more than a second or two of work
+ *                      slow   seconds each, in process or with short-lived tools: the CDK template, the Lambda
+ *                             bundles, generated clients, the request corpus, the property tests and other generated
+ *                             inputs by the thousand, concurrent and racing requests, 429 storms, the compilers and
+ *                             CLIs run as a user runs them
+ *   npm run test:e2e   faults     DynamoDB refused, throttled, paused at each step until the functions' deadline
+ *                      processes  what starts servers, engines and browsers: one file at a time, in a lane of its
+ *                                 own beside the pool of workers (test/support/lanes-runner.ts)
+ * PETSTORE_TEST_TIERS (comma-separated) picks the tiers; `npm test` runs quick and slow. `npm run test:quick` is the
+ * quick tier on dynalite inside jest's own process (no Java engine to start: 5 of its seconds).
  * (jest's own --selectProjects takes every later argument as a project name, so it cannot take test paths after it.)
  * TypeScript goes through SWC (no type-checking here: `npm run typecheck` does that).
  */
@@ -34,13 +34,14 @@ const shared = {
 /**
  * Files of the quick tier's folders that belong to the slow tier: they start a child process (a generator's or
  * the SDK's own command line, an operator CLI, npm pack), do seconds of work in process (the request corpus,
- * the compiler on the SDK's types, thousands of generated inputs, races run round after round) or wait seconds
- * on a throttled route's bucket.
+ * the compiler on the SDK's types, thousands of generated inputs, races run round after round, hundreds of
+ * concurrent requests) or wait seconds on a throttled route's bucket.
  */
 const SLOW_IN_QUICK_FOLDERS = [
   'contract/generated-*.test.ts',
   'contract/request-corpus.test.ts',
   'http/account-lifecycle.http.test.ts',
+  'http/concurrent-writes.http.test.ts',
   'property/*.test.ts',
   'sdk/package.test.ts',
   'sdk/storm-*.test.ts',
@@ -49,7 +50,8 @@ const SLOW_IN_QUICK_FOLDERS = [
   'unit/logs-cli.test.ts',
   'unit/text.test.ts',
 ];
-const PROXIED_FAULTS = ['faults/dynamodb-unreachable.test.ts', 'faults/dynamodb-throttled.test.ts', 'faults/deadlines.test.ts'];
+/** The one fault that stops and restarts the database engine itself: a process, so in the lane. */
+const ENGINE_RESTART = 'faults/dynamodb-restart.test.ts';
 /** @param {string[]} globs */
 const inTests = (globs) => globs.map((glob) => `<rootDir>/test/${glob}`);
 /**
@@ -59,7 +61,7 @@ const inTests = (globs) => globs.map((glob) => `<rootDir>/test/${glob}`);
 const asPatterns = (globs) => globs.map((glob) => `/test/${glob.replaceAll('.', '\\.').replaceAll('*', '[^/]*')}$`);
 
 // jest reads testTimeout from the top level only (a project's own is ignored): 30 s for the quick tier, and the
-// slow and processes tiers raise it to 120 s in a setup file.
+// other tiers raise it to 120 s in a setup file.
 const LONG_TIMEOUT = '<rootDir>/test/support/long-timeout.ts';
 
 export default {
@@ -80,14 +82,20 @@ export default {
     {
       ...shared,
       displayName: 'slow',
-      testMatch: ['<rootDir>/test/infra/**/*.test.ts', ...inTests([...SLOW_IN_QUICK_FOLDERS, ...PROXIED_FAULTS])],
+      testMatch: ['<rootDir>/test/infra/**/*.test.ts', ...inTests(SLOW_IN_QUICK_FOLDERS)],
+      setupFilesAfterEnv: [LONG_TIMEOUT],
+    },
+    {
+      ...shared,
+      displayName: 'faults',
+      testMatch: ['<rootDir>/test/faults/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...asPatterns([ENGINE_RESTART])],
       setupFilesAfterEnv: [LONG_TIMEOUT],
     },
     {
       ...shared,
       displayName: 'processes',
-      testMatch: ['<rootDir>/test/{local,faults,load,browser}/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', ...asPatterns(PROXIED_FAULTS)],
+      testMatch: ['<rootDir>/test/{local,load,browser}/**/*.test.ts', ...inTests([ENGINE_RESTART])],
       setupFilesAfterEnv: [LONG_TIMEOUT],
     },
   ]),
@@ -95,8 +103,7 @@ export default {
 
 /** @param {{ displayName: string }[]} tiers */
 function selectedTiers(tiers) {
-  const wanted = process.env.PETSTORE_TEST_TIERS?.split(',');
-  if (!wanted) return tiers;
+  const wanted = (process.env.PETSTORE_TEST_TIERS ?? 'quick,slow').split(',');
   const unknown = wanted.filter((name) => !tiers.some((tier) => tier.displayName === name));
   if (unknown.length > 0)
     throw new Error(`PETSTORE_TEST_TIERS: no tier ${unknown.join(', ')}; tiers: ${tiers.map((tier) => tier.displayName).join(', ')}`);

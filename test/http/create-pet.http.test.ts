@@ -44,19 +44,6 @@ describe('POST /v1/pets', () => {
     expect(Array.from(name).length).toBe(200);
     expect((await post({ name, categoryId: 1 })).json).toMatchObject({ name });
   });
-
-  test('200 concurrent creates give 200 distinct ids, every one retrievable', async () => {
-    const answers = await Promise.all(Array.from({ length: 200 }, (_, index) => post({ name: `pet ${index}`, categoryId: 3 })));
-    expect(answers.map((answer) => answer.status)).toEqual(Array(200).fill(201));
-    const ids = answers.map((answer) => (answer.json as { id: number }).id);
-    expect(new Set(ids).size).toBe(200);
-
-    const fetched = await Promise.all(ids.map((id) => api.call('GET', `/v1/pets/${id}`)));
-    expect(fetched.map((answer) => answer.status)).toEqual(Array(200).fill(200));
-    expect(fetched.map((answer) => (answer.json as { name: string }).name).sort()).toEqual(
-      answers.map((answer) => (answer.json as { name: string }).name).sort(),
-    );
-  });
 });
 
 describe('POST /v1/pets refuses bad input with 400 and stores nothing', () => {

@@ -1,7 +1,7 @@
 /**
  * A bounded load test through the local server process (loopback only): mixed reads and writes at a
  * fixed concurrency, a fixed number of requests in `npm test` (LOAD_REQUESTS, however slow the machine),
- * or for PETSTORE_LOAD_SECONDS after a short warm-up (60 in CI and `npm run soak`). Zero 5xx; every
+ * or for PETSTORE_LOAD_SECONDS after a short warm-up (60 in `npm run soak`). Zero 5xx; every
  * acknowledged write is stored, and the only unacknowledged ones stored are the requests still in flight
  * when the load generator hung up; in the soak, the server's memory stays flat. The check reads the data
  * after SIGTERM and a restart on the same data directory, so it also proves every acknowledged write
