@@ -47,6 +47,20 @@ describe('Idempotency-Key on POST /v1/pets', () => {
   });
 });
 
+describe('POST /messages', () => {
+  test('100 concurrent submissions are stored as 100 distinct messages', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, index) => api.call('POST', '/messages', { json: { message: `concurrent ${index}` } })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(100).fill(202));
+    const ids = answers.map((answer) => (answer.json as { id: string }).id);
+    expect(new Set(ids).size).toBe(100);
+    const stored = await api.scan('messages');
+    const storedTexts = stored.filter((item) => ids.includes(item.id as string)).map((item) => item.message);
+    expect(storedTexts.sort()).toEqual(Array.from({ length: 100 }, (_, index) => `concurrent ${index}`).sort());
+  });
+});
+
 describe('Idempotency-Key on POST /messages', () => {
   test('sequential and 50-way concurrent replays store one message and answer its id', async () => {
     const key = freshKey();
