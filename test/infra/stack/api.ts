@@ -1,8 +1,16 @@
 import { ACCOUNT_ROUTES, ALL_ROUTES, PREFLIGHT_ROUTE, ROUTES, type ApiName } from '#shared/routes';
-import type { StageContext } from '#lib/stage-config';
 import { STAGES } from '#shared/stages';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { apiNamed, CORS_CONTEXT, functionNamed, referencedId, resourcesOfType, synth, type Resource } from '../support/synth';
+import {
+  apiNamed,
+  functionNamed,
+  referencedId,
+  resourcesOfType,
+  synth,
+  withOptions,
+  type Resource,
+  type Synthesized,
+} from '../support/synth';
 
 const PREFLIGHT_KEY = `${PREFLIGHT_ROUTE.method} ${PREFLIGHT_ROUTE.path}`;
 
@@ -23,8 +31,7 @@ function invokedFunction(template: Template, id: string | undefined): string {
 }
 
 /** Route key → the function name its integration invokes, for one API of the template. */
-function routesOf(stage: (typeof STAGES)[number], api: ApiName, context: StageContext = {}) {
-  const { template } = synth(stage, context);
+function routesOf(stage: (typeof STAGES)[number], api: ApiName, { template }: Synthesized = synth(stage)) {
   const apiId = apiNamed(template, stage, api);
   const integrations = resourcesOfType(template, 'AWS::ApiGatewayV2::Integration');
   const functions = resourcesOfType(template, 'AWS::Lambda::Function');
@@ -250,9 +257,9 @@ const expectedRouteKeys = (api: ApiName) => [
   PREFLIGHT_KEY,
 ];
 
-describe.each(STAGES)('%s stage with corsOrigins', (stage) => {
+describe.each(STAGES)('%s stage with corsOrigins (and its other options)', (stage) => {
   it("configured CORS origins, with the portal's, let a browser send Authorization and Idempotency-Key and read the Link, Location and Idempotent-Replayed headers", () => {
-    const { template } = synth(stage, CORS_CONTEXT);
+    const { template } = withOptions(stage);
     const [distributionId] = [...resourcesOfType(template, 'AWS::CloudFront::Distribution').keys()];
     const portalOrigin = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] };
     for (const name of ['pets', 'messages'] as const) {
@@ -273,9 +280,9 @@ describe.each(STAGES)('%s stage with corsOrigins', (stage) => {
   it.each<ApiName>(['pets', 'messages', 'account'])(
     'the %s API sends OPTIONS /{proxy+} to the preflight function without authorization, every other route through its authorizer',
     (api) => {
-      const { template } = synth(stage, CORS_CONTEXT);
+      const { template } = withOptions(stage);
       const [preflightId] = functionNamed(template, 'preflight');
-      const routes = routesOf(stage, api, CORS_CONTEXT);
+      const routes = routesOf(stage, api, withOptions(stage));
       expect(routes.map(({ route }) => route.Properties.RouteKey).sort()).toEqual(expectedRouteKeys(api).sort());
       for (const { route, functionId, functionName } of routes) {
         if (route.Properties.RouteKey === PREFLIGHT_KEY) {
@@ -293,14 +300,14 @@ describe.each(STAGES)('%s stage with corsOrigins', (stage) => {
     // API Gateway's greedy `{proxy+}` matches one or more path segments: every path but `/`.
     const greedy = /^\/.+$/;
     for (const api of ['pets', 'messages', 'account'] as const) {
-      const keys = routesOf(stage, api, CORS_CONTEXT).map(({ route }) => String(route.Properties.RouteKey));
+      const keys = routesOf(stage, api, withOptions(stage)).map(({ route }) => String(route.Properties.RouteKey));
       expect(keys.filter((key) => key.startsWith('OPTIONS '))).toEqual([PREFLIGHT_KEY]);
       for (const route of ALL_ROUTES.filter((candidate) => candidate.api === api)) expect(route.path).toMatch(greedy);
     }
   });
 
   it('API Gateway may invoke the preflight function only from the three APIs', () => {
-    const { template } = synth(stage, CORS_CONTEXT);
+    const { template } = withOptions(stage);
     const [preflightId] = functionNamed(template, 'preflight');
     const grants = [...resourcesOfType(template, 'AWS::Lambda::Permission').values()].filter(
       (permission) => invokedFunction(template, referencedId(permission.Properties.FunctionName)) === preflightId,

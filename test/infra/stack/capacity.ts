@@ -9,7 +9,7 @@ import { stageConfig } from '#lib/stage-config';
 import { STAGES, type StageName } from '#shared/stages';
 import { PETS_STATUS_INDEX } from '#shared/tables';
 import type { FunctionName } from '#shared/table-access';
-import { functionNamed, resourcesOfType, synth, tableId, type Resource } from '../support/synth';
+import { functionNamed, resourcesOfType, synth, tableId, variant, type Resource, type VariantName } from '../support/synth';
 
 const FUNCTIONS_WITHOUT_RESERVATION: readonly FunctionName[] = ['listPets', 'getPet', 'authorizer', 'notFound', 'preflight'];
 
@@ -42,7 +42,7 @@ describe.each(STAGES)('%s stage: one route cannot starve the others', (stage) =>
 
 describe('reserved concurrency follows the throttle the context sets', () => {
   it('-c createPetRateLimit=2000 reserves 800 executions for createPet in prod', () => {
-    expect(reservedOf(synth('prod', { createPetRateLimit: '2000' }).template, 'createPet')).toBe(800);
+    expect(reservedOf(variant('prodWithOptions').template, 'createPet')).toBe(800);
   });
 });
 
@@ -72,7 +72,7 @@ describe('warm throughput', () => {
   });
 
   it('-c petsWarmReads/petsWarmWrites pre-warm the pets table and its status index alike, -c messagesWarmWrites the messages table', () => {
-    const { template } = synth('prod', { petsWarmReads: '30000', petsWarmWrites: '10000', messagesWarmWrites: '5000' });
+    const { template } = variant('prodWithOptions');
     const pets = table(template, 'pets');
     const warm = { ReadUnitsPerSecond: 30_000, WriteUnitsPerSecond: 10_000 };
     expect(pets.Properties.WarmThroughput).toEqual(warm);
@@ -89,14 +89,14 @@ describe('warm throughput', () => {
 });
 
 describe('the front door holds one API key to a rate, from however many addresses', () => {
-  const webAcl = (context = {}) => {
-    const { edge } = synth('prod', { frontDoor: 'true', ...context }, 'eu-west-1');
+  const webAcl = (name: VariantName) => {
+    const { edge } = variant(name);
     const [acl] = [...resourcesOfType(edge?.template as Template, 'AWS::WAFv2::WebACL').values()];
     return acl?.Properties as { Rules: Record<string, unknown>[] };
   };
 
   it('a rate rule aggregated on the Authorization header, spelled any way, blocks with 429 after the per-IP rule', () => {
-    const rule = webAcl().Rules.find((candidate) => candidate.Name === 'RateLimitPerApiKey');
+    const rule = webAcl('prodAsCommitted').Rules.find((candidate) => candidate.Name === 'RateLimitPerApiKey');
     expect(rule).toMatchObject({
       Priority: 1,
       Statement: {
@@ -122,7 +122,7 @@ describe('the front door holds one API key to a rate, from however many addresse
   });
 
   it('-c frontDoorKeyRateLimit sets the per-key limit; on the command line of a stage without the front door it is refused', () => {
-    const rule = webAcl({ frontDoorKeyRateLimit: '12000' }).Rules.find((candidate) => candidate.Name === 'RateLimitPerApiKey');
+    const rule = webAcl('frontDoorWithZone').Rules.find((candidate) => candidate.Name === 'RateLimitPerApiKey');
     expect(rule).toMatchObject({ Statement: { RateBasedStatement: { Limit: 12_000 } } });
     expect(() => stageConfig('staging', { frontDoorKeyRateLimit: '100' })).toThrow(/frontDoorKeyRateLimit: given without frontDoor/);
   });

@@ -9,7 +9,7 @@ import { TRACE_ENABLED_ENV } from '#shared/function-recipe';
 import { STAGES, stackNameOf, type StageName } from '#shared/stages';
 import { TABLES, type TableDefinition, type TableKey } from '#shared/tables';
 import { stageConfig } from '#lib/stage-config';
-import { functionNamed, resourcesOfType, statementsOf, synth, type Resource } from '../support/synth';
+import { functionNamed, resourcesOfType, statementsOf, synth, variant, type Resource, type Synthesized } from '../support/synth';
 
 interface Widget {
   readonly type: string;
@@ -190,14 +190,14 @@ describe.each(STAGES)('%s dashboard', (stage) => {
   });
 });
 
-describe.each([
-  ['dev', {}, false],
-  ['staging', {}, true],
-  ['prod', {}, true],
-  ['dev', { tracing: 'true' }, true],
-  ['prod', { tracing: 'false' }, false],
-] as const)('%s stage with context %j: tracing %s', (stage, context, tracing) => {
-  const { template } = synth(stage, context);
+describe.each<[string, boolean, () => Synthesized]>([
+  ['dev', false, () => synth('dev')],
+  ['staging', true, () => synth('staging')],
+  ['prod', true, () => synth('prod')],
+  ['dev with -c tracing=true', true, () => variant('devWithOptions')],
+  ['prod with -c tracing=false', false, () => variant('prodWithOptions')],
+])('%s: tracing %s', (_stage, tracing, synthesized) => {
+  const { template } = synthesized();
 
   it.each(DEPLOYED_FUNCTIONS.map((fn) => fn.name))(
     '%s: active tracing (never the authorizer), X-Ray writes and the tracer told so',

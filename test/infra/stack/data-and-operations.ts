@@ -3,12 +3,13 @@ import { stageConfig } from '#lib/stage-config';
 import { parseStage, STAGES } from '#shared/stages';
 import {
   apiNamed,
-  CORS_CONTEXT,
   functionNamed,
   referencedId,
   resourcesOfType,
   synth,
   tableId,
+  variant,
+  withOptions,
   type Resource,
   type TableName,
 } from '../support/synth';
@@ -264,7 +265,7 @@ describe.each(STAGES)('%s stage alarms', (stage) => {
 });
 
 it('-c alarmEmail subscribes that address to the alarm topic', () => {
-  const subscriptions = [...resourcesOfType(synth('prod', { alarmEmail: 'ops@example.com' }).template, 'AWS::SNS::Subscription').values()];
+  const subscriptions = [...resourcesOfType(variant('prodWithOptions').template, 'AWS::SNS::Subscription').values()];
   expect(subscriptions.map(({ Properties }) => [Properties.Protocol, Properties.Endpoint])).toEqual([['email', 'ops@example.com']]);
 });
 
@@ -301,10 +302,10 @@ describe.each(STAGES)('%s stage outputs', (stage) => {
 
 describe.each(STAGES)('%s stage cdk-nag', (stage) => {
   it.each([
-    ['without options', {}],
-    ['with CORS', CORS_CONTEXT],
-  ] as const)('the AwsSolutions pack finds nothing %s, neither errors nor warnings', (_variant, context) => {
-    const { stack } = synth(stage, context);
+    ['without options', synth],
+    ['with CORS and its other options', withOptions],
+  ] as const)('the AwsSolutions pack finds nothing %s, neither errors nor warnings', (_variant, synthesized) => {
+    const { stack } = synthesized(stage);
     const report = new AwsSolutionsChecks().validateScope(stack);
     expect(
       report.violations.map(

@@ -3,12 +3,21 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { runInNewContext } from 'node:vm';
 import { stageConfig, type StageContext } from '#lib/stage-config';
 import { STAGES } from '#shared/stages';
-import { apiNamed, functionNamed, referencedId, resourcesOfType, synth, type Resource, type Synthesized } from '../support/synth';
-
-const CERTIFICATE_ARN = 'arn:aws:acm:us-east-1:123456789012:certificate/12345678-1234-1234-1234-123456789012';
-const REGIONAL_CERTIFICATE_ARN = 'arn:aws:acm:eu-west-1:123456789012:certificate/12345678-1234-1234-1234-123456789012';
-const NAMES = { petsDomain: 'api.example.com', messagesDomain: 'messages.example.com' } as const;
-const ZONE = { hostedZoneId: 'Z0123456789ABCDEFGHIJ', hostedZoneName: 'example.com' } as const;
+import {
+  apiNamed,
+  EDGE_CERTIFICATE_ARN,
+  functionNamed,
+  NAMES,
+  referencedId,
+  REGIONAL_CERTIFICATE_ARN,
+  resourcesOfType,
+  synth,
+  synthesize,
+  variant,
+  ZONE,
+  type Resource,
+  type Synthesized,
+} from '../support/synth';
 
 /** AWS's ids of the managed CloudFront policies the front door uses. */
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
@@ -32,8 +41,8 @@ const findingsOf = (synthesized: Synthesized): string[] =>
   );
 
 describe('custom domains on API Gateway (-c petsDomain -c messagesDomain)', () => {
-  const withCertificate = () => synth('staging', { ...NAMES, certificateArn: REGIONAL_CERTIFICATE_ARN });
-  const withZone = () => synth('staging', { ...NAMES, ...ZONE, disableDefaultEndpoint: 'false' });
+  const withCertificate = () => variant('stagingWithOptions');
+  const withZone = () => variant('domainsWithZone');
 
   it('each API gets a regional TLS 1.2 domain with the given certificate, mapped at its root to its $default stage', () => {
     const { template } = withCertificate();
@@ -136,7 +145,7 @@ describe.each(STAGES)('%s stage without edge context', (stage) => {
 });
 
 describe('the front door (-c frontDoor=true) of a stage outside us-east-1', () => {
-  const frontDoor = () => synth('staging', { frontDoor: 'true' }, 'eu-west-1');
+  const frontDoor = () => variant('frontDoor');
   const edgeTemplate = (): Template => {
     const { edge } = frontDoor();
     if (!edge) throw new Error('expected an edge stack');
@@ -181,7 +190,7 @@ describe('the front door (-c frontDoor=true) of a stage outside us-east-1', () =
   });
 
   it('-c frontDoorRateLimit sets the per-client-IP limit', () => {
-    const { edge } = synth('prod', { frontDoor: 'true', frontDoorRateLimit: '2000' }, 'eu-west-1');
+    const { edge } = variant('frontDoorWithZone');
     const acl = only(edge?.template as Template, 'AWS::WAFv2::WebACL')[0]?.Properties as { Rules: { Statement: unknown }[] };
     expect(acl.Rules[0]?.Statement).toEqual({ RateBasedStatement: { AggregateKeyType: 'IP', Limit: 2000, EvaluationWindowSec: 60 } });
   });
@@ -286,7 +295,7 @@ describe('the front door (-c frontDoor=true) of a stage outside us-east-1', () =
 
 describe('the front door of a stage in us-east-1', () => {
   it('keeps the web ACL in the stage stack itself: no edge stack, no cross-region read', () => {
-    const synthesized = synth('staging', { frontDoor: 'true' }, 'us-east-1');
+    const synthesized = variant('frontDoorInUsEast1');
     expect(synthesized.edge).toBeUndefined();
     const [[aclId] = []] = cloudFrontAcls(synthesized.template);
     for (const { Properties } of apiDistributions(synthesized.template)) {
@@ -297,7 +306,7 @@ describe('the front door of a stage in us-east-1', () => {
 });
 
 describe('the front door with custom domains', () => {
-  const withZone = () => synth('prod', { frontDoor: 'true', ...NAMES, ...ZONE }, 'eu-west-1');
+  const withZone = () => variant('frontDoorWithZone');
 
   it('puts the names on the distributions (TLS 1.2), with a DNS-validated certificate made in us-east-1, and A/AAAA aliases', () => {
     const { template, edge } = withZone();
@@ -332,7 +341,7 @@ describe('the front door with custom domains', () => {
   });
 
   it('with a us-east-1 certificate ARN and no zone, outputs the distributions as DNS targets', () => {
-    const { template } = synth('staging', { frontDoor: 'true', ...NAMES, certificateArn: CERTIFICATE_ARN }, 'eu-west-1');
+    const { template } = variant('frontDoorInUsEast1');
     expect(JSON.stringify(outputsOf(template).PetsDnsTarget?.Value)).toContain('FrontDoorPetsDistribution');
     expect(resourcesOfType(template, 'AWS::Route53::RecordSet').size).toBe(0);
   });
@@ -373,7 +382,7 @@ describe('edge context is checked before anything is built', () => {
   it('with the front door: the certificate must be in us-east-1, execute-api must stay on, the limit is a whole number of at least 10', () => {
     refused({ frontDoor: 'true', ...NAMES, certificateArn: REGIONAL_CERTIFICATE_ARN }, /certificates from us-east-1 only, not eu-west-1/);
     refused(
-      { frontDoor: 'true', ...NAMES, certificateArn: CERTIFICATE_ARN, disableDefaultEndpoint: 'true' },
+      { frontDoor: 'true', ...NAMES, certificateArn: EDGE_CERTIFICATE_ARN, disableDefaultEndpoint: 'true' },
       /origin is the execute-api endpoint/,
     );
     refused({ frontDoor: 'true', frontDoorRateLimit: '9' }, /at least 10/);
@@ -391,6 +400,6 @@ describe('edge context is checked before anything is built', () => {
   });
 
   it('a front door needs the stage region known to place its us-east-1 part', () => {
-    expect(() => synth('dev', { frontDoor: 'true' })).toThrow(/region the stage deploys to must be known/);
+    expect(() => synthesize('dev', { frontDoor: 'true' })).toThrow(/region the stage deploys to must be known/);
   });
 });

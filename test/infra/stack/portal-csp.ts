@@ -6,13 +6,8 @@
  * and what the viewer-response function makes of it.
  */
 import { runInNewContext } from 'node:vm';
-import type { StageContext } from '#lib/stage-config';
 import type { StageName } from '#shared/stages';
-import { apiNamed, onlyResource, resourcesOfType, synth, type Resource } from '../support/synth';
-
-const NAMES = { petsDomain: 'api.example.com', messagesDomain: 'messages.example.com' } as const;
-const REGIONAL_CERTIFICATE_ARN = 'arn:aws:acm:eu-west-1:123456789012:certificate/12345678-1234-1234-1234-123456789012';
-const EDGE_CERTIFICATE_ARN = 'arn:aws:acm:us-east-1:123456789012:certificate/12345678-1234-1234-1234-123456789012';
+import { apiNamed, onlyResource, resourcesOfType, synth, variant, type Resource, type Synthesized } from '../support/synth';
 
 /** A CloudFormation string value as text, references as `{LogicalId}` or `{LogicalId.Attribute}`. */
 function rendered(value: unknown): string {
@@ -38,11 +33,10 @@ const directive = (policy: string, name: string): string[] =>
 interface Portal {
   readonly storedPolicy: string;
   readonly headerFunction: (event: unknown) => { headers: Record<string, { value: string } | undefined> };
-  readonly template: ReturnType<typeof synth>['template'];
+  readonly template: Synthesized['template'];
 }
 
-function portalOf(stage: StageName, context: StageContext = {}, region?: string): Portal {
-  const { template } = synth(stage, context, region);
+function portalOf({ template }: Synthesized): Portal {
   const [, deployment] = onlyResource(template, 'Custom::CDKBucketDeployment', () => true);
   const metadata = deployment.Properties.UserMetadata as Record<string, unknown>;
   const [[, fn]] = [...resourcesOfType(template, 'AWS::CloudFront::Function')].filter(([, candidate]) =>
@@ -58,7 +52,7 @@ const executeApi = (template: Portal['template'], stage: StageName, api: 'pets' 
 
 describe("the portal's Content-Security-Policy", () => {
   it("a plain stage may connect to its site, its Cognito endpoint and its three APIs' execute-api origins, nothing else", () => {
-    const { storedPolicy, template } = portalOf('dev');
+    const { storedPolicy, template } = portalOf(synth('dev'));
     expect(directive(storedPolicy, 'connect-src')).toEqual([
       "'self'",
       'https://cognito-idp.{AWS::Region}.{AWS::URLSuffix}',
@@ -74,7 +68,7 @@ describe("the portal's Content-Security-Policy", () => {
   });
 
   it('a stage with custom domains on API Gateway lists those domains for the pets and messages APIs', () => {
-    const { storedPolicy, template } = portalOf('staging', { ...NAMES, certificateArn: REGIONAL_CERTIFICATE_ARN }, 'eu-west-1');
+    const { storedPolicy, template } = portalOf(variant('stagingWithOptions'));
     expect(directive(storedPolicy, 'connect-src')).toEqual([
       "'self'",
       'https://cognito-idp.eu-west-1.{AWS::URLSuffix}',
@@ -85,13 +79,13 @@ describe("the portal's Content-Security-Policy", () => {
   });
 
   it("a stage behind the front door lists the front door's domains, or its distributions where it has none", () => {
-    const withDomains = portalOf('prod', { frontDoor: 'true', ...NAMES, certificateArn: EDGE_CERTIFICATE_ARN }, 'eu-west-1');
+    const withDomains = portalOf(variant('frontDoorInUsEast1'));
     expect(directive(withDomains.storedPolicy, 'connect-src').slice(3)).toEqual([
       'https://api.example.com',
       'https://messages.example.com',
     ]);
 
-    const bare = portalOf('staging', { frontDoor: 'true' }, 'eu-west-1');
+    const bare = portalOf(variant('frontDoor'));
     const distribution = (name: string) =>
       onlyResource(bare.template, 'AWS::CloudFront::Distribution', (resource: Resource) =>
         String((resource.Properties.DistributionConfig as { Comment?: string }).Comment).includes(name),
@@ -103,7 +97,7 @@ describe("the portal's Content-Security-Policy", () => {
   });
 
   it('CloudFront sends the stored policy as the header, and a strict one without any API where an answer has none', () => {
-    const { storedPolicy, headerFunction, template } = portalOf('dev');
+    const { storedPolicy, headerFunction, template } = portalOf(synth('dev'));
     const answered = headerFunction({ response: { headers: { 'x-amz-meta-csp': { value: storedPolicy } } } });
     expect(answered.headers['content-security-policy']).toEqual({ value: storedPolicy });
     expect(answered.headers['x-amz-meta-csp']).toBeUndefined();

@@ -10,7 +10,7 @@ import { stageConfig, stageFromContext } from '#lib/stage-config';
 import { OPTION_NAMES, PLACEHOLDER } from '#shared/stage-options';
 import { STAGES } from '#shared/stages';
 import { PROJECT_ROOT } from '../support/project-root';
-import { onlyResource, resourcesOfType, synth } from '../support/synth';
+import { FILLED_IN, onlyResource, resourcesOfType, synth, variant } from '../support/synth';
 
 const CDK_JSON_CONTEXT = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
 
@@ -24,9 +24,6 @@ const fromCli = (given: Record<string, unknown>) =>
     Object.keys(CDK_JSON_CONTEXT),
   );
 
-/** What an operator fills in before prod's first deploy: the two values the committed example cannot know. */
-const FILLED_IN = { alarmEmail: 'ops@example.com', sesFromEmail: 'no-reply@example.com' } as const;
-
 describe('prod from config/prod.json', () => {
   it('refuses to build while the file holds placeholders, naming each key, the file and how to fill it in', () => {
     expect(() => stageConfig('prod')).toThrow(
@@ -34,8 +31,7 @@ describe('prod from config/prod.json', () => {
     );
   });
 
-  // The committed file with its placeholders filled in, deployed from eu-west-1: nothing else on the command line.
-  const prod = () => synth('prod', FILLED_IN, 'eu-west-1');
+  const prod = () => variant('prodAsCommitted');
 
   it('has termination protection on its stack and its edge stack; dev and staging have none', () => {
     expect(prod().stack.terminationProtection).toBe(true);
@@ -147,16 +143,11 @@ describe('the deploy docs against what they describe', () => {
   });
 
   it("the Outputs table lists every output of the stage's stack, and nothing else", () => {
-    const CUSTOM_DOMAINS = {
-      petsDomain: 'api.example.com',
-      messagesDomain: 'messages.example.com',
-      certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/00000000-0000-0000-0000-000000000000',
-    };
     const templates = [
       ...STAGES.map((stage) => synth(stage).template),
       // A custom domain with its own certificate and no hosted zone: the only way the DNS-target outputs appear.
-      synth('prod', { ...CUSTOM_DOMAINS, frontDoor: 'false' }, 'eu-west-1').template,
-      synth('prod', FILLED_IN, 'eu-west-1').template,
+      variant('stagingWithOptions').template,
+      variant('prodAsCommitted').template,
     ];
     const outputs = new Set(templates.flatMap((template) => Object.keys(template.toJSON().Outputs as object)));
     expect(firstColumn(section(docs(REFERENCE), 'Outputs')).sort()).toEqual([...outputs].sort());

@@ -13,9 +13,19 @@ import { STAGE_CHECK_ENV } from '#shared/stage-check';
 import type { FunctionName } from '#shared/table-access';
 import { NEW_AUTHORIZER_REFUSAL_PERCENT } from '#lib/petstore-alarms';
 import { PROJECT_ROOT } from '../support/project-root';
-import { functionNamed, onlyResource, referencedId, resourcesOfType, statementsOf, synth, type Resource } from '../support/synth';
+import {
+  functionNamed,
+  onlyResource,
+  referencedId,
+  resourcesOfType,
+  statementsOf,
+  synth,
+  variant,
+  type Resource,
+  type Synthesized,
+} from '../support/synth';
 
-type Template = ReturnType<typeof synth>['template'];
+type Template = Synthesized['template'];
 
 interface MetricStat {
   readonly Id: string;
@@ -169,12 +179,12 @@ describe.each(['staging', 'prod'] as const)('%s rollouts', (stage) => {
   });
 
   it('deploys watch the rollback alarms, unless -c hotfix=true says this one must not', () => {
-    const enabled = (context: Record<string, string>) =>
-      [...resourcesOfType(synth(stage, context).template, 'AWS::CodeDeploy::DeploymentGroup').values()].map(
+    const enabled = ({ template: deployed }: Synthesized) =>
+      [...resourcesOfType(deployed, 'AWS::CodeDeploy::DeploymentGroup').values()].map(
         (group) => (group.Properties.AlarmConfiguration as { Enabled: boolean }).Enabled,
       );
-    expect(new Set(enabled({}))).toEqual(new Set([true]));
-    if (stage === 'prod') expect(new Set(enabled({ hotfix: 'true' }))).toEqual(new Set([false]));
+    expect(new Set(enabled(synth(stage)))).toEqual(new Set([true]));
+    if (stage === 'prod') expect(new Set(enabled(variant('prodWithOptions')))).toEqual(new Set([false]));
   });
 });
 

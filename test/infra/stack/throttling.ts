@@ -10,7 +10,7 @@ import { ROUTES, type ApiName } from '#shared/routes';
 import { readStageOptions } from '#shared/stage-options';
 import { throttlingOf } from '#shared/stage-throttling';
 import { STAGES, type StageName } from '#shared/stages';
-import { apiNamed, referencedId, resourcesOfType, synth } from '../support/synth';
+import { apiNamed, referencedId, resourcesOfType, synth, variant } from '../support/synth';
 
 interface Limits {
   readonly ThrottlingRateLimit: number;
@@ -136,8 +136,7 @@ describe('the local emulator throttles route by route', () => {
 
 describe('throttles from CDK context', () => {
   it('-c petsRateLimit/petsBurstLimit set the pets API default route, -c createPetRateLimit/createPetBurstLimit its createPet route', () => {
-    const context = { petsRateLimit: '4000', petsBurstLimit: '8000', createPetRateLimit: '2000', createPetBurstLimit: '2000' };
-    const { template } = synth('prod', context);
+    const { template } = variant('prodWithOptions');
     const pets = stageOf(template, 'prod', 'pets');
     expect(pets.defaultRoute).toEqual(limits([4_000, 8_000]));
     expect(pets.routes['POST /v1/pets']).toEqual(limits([2_000, 2_000]));

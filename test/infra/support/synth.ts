@@ -26,19 +26,109 @@ export interface Synthesized {
   readonly edge?: { readonly stack: PetStoreEdgeStack; readonly template: Template };
 }
 
-const cache = new Map<string, Synthesized>();
+/** The names the custom-domain variants give the pets and messages APIs. */
+export const NAMES = { petsDomain: 'api.example.com', messagesDomain: 'messages.example.com' } as const;
+export const ZONE = { hostedZoneId: 'Z0123456789ABCDEFGHIJ', hostedZoneName: 'example.com' } as const;
+/** A certificate of the stage's own region (API Gateway's custom domains), and one of us-east-1 (CloudFront's). */
+export const REGIONAL_CERTIFICATE_ARN = 'arn:aws:acm:eu-west-1:123456789012:certificate/12345678-1234-1234-1234-123456789012';
+export const EDGE_CERTIFICATE_ARN = 'arn:aws:acm:us-east-1:123456789012:certificate/12345678-1234-1234-1234-123456789012';
+/** What an operator fills in before prod's first deploy: the two values the committed example cannot know. */
+export const FILLED_IN = { alarmEmail: 'ops@example.com', sesFromEmail: 'no-reply@example.com' } as const;
+const CORS_ORIGINS = 'https://app.example.com, https://admin.example.com';
 
-/** The CORS context every test file uses, so each stage is synthesized with it once. */
-export const CORS_CONTEXT = { corsOrigins: 'https://app.example.com, https://admin.example.com' } as const satisfies StageContext;
+interface Variant {
+  readonly stage: StageName;
+  readonly context: StageContext;
+  readonly region?: string;
+}
 
 /**
- * One synthesis per stage and context per test file; templates are read-only, so sharing is safe.
+ * Every synthesis the template tests share besides the three committed stages, each made once per run:
+ * synthesizing costs seconds, so a variant carries every option that does not change what another
+ * asserts, and a new context is a new entry here, in sight of the count stack.test.ts holds them to.
+ * Options that exclude each other (front door or not, a certificate or a hosted zone, the region
+ * known or not, us-east-1 or elsewhere) stay apart.
+ */
+export const VARIANTS = {
+  // Each stage with the options that do not interact: CORS on all three, each of the others on one.
+  devWithOptions: { stage: 'dev', context: { corsOrigins: CORS_ORIGINS, tracing: 'true', sesFromEmail: 'no-reply@example.com' } },
+  /** With custom domains on API Gateway from a given certificate (no hosted zone: their DNS targets are outputs). */
+  stagingWithOptions: {
+    stage: 'staging',
+    context: { corsOrigins: CORS_ORIGINS, ...NAMES, certificateArn: REGIONAL_CERTIFICATE_ARN },
+    region: 'eu-west-1',
+  },
+  prodWithOptions: {
+    stage: 'prod',
+    context: {
+      corsOrigins: CORS_ORIGINS,
+      alarmEmail: 'ops@example.com',
+      sesFromEmail: 'no-reply@example.com',
+      sesVerifiedDomain: 'example.com',
+      tracing: 'false',
+      hotfix: 'true',
+      petsRateLimit: '4000',
+      petsBurstLimit: '8000',
+      createPetRateLimit: '2000',
+      createPetBurstLimit: '2000',
+      petsWarmReads: '30000',
+      petsWarmWrites: '10000',
+      messagesWarmWrites: '5000',
+    },
+  },
+  /** config/prod.json with its placeholders filled in, deployed from eu-west-1: nothing else on the command line. */
+  prodAsCommitted: { stage: 'prod', context: FILLED_IN, region: 'eu-west-1' },
+  /** The front door alone, outside us-east-1: its edge stack, the distributions' own names. */
+  frontDoor: { stage: 'staging', context: { frontDoor: 'true' }, region: 'eu-west-1' },
+  /** The front door in us-east-1 (no edge stack), with custom domains on a given certificate and no zone. */
+  frontDoorInUsEast1: {
+    stage: 'staging',
+    context: { frontDoor: 'true', ...NAMES, certificateArn: EDGE_CERTIFICATE_ARN },
+    region: 'us-east-1',
+  },
+  /** The front door with custom domains in a hosted zone, and its limits set on the command line. */
+  frontDoorWithZone: {
+    stage: 'prod',
+    context: { frontDoor: 'true', ...NAMES, ...ZONE, frontDoorRateLimit: '2000', frontDoorKeyRateLimit: '12000' },
+    region: 'eu-west-1',
+  },
+  /** Custom domains on API Gateway in a hosted zone, the execute-api endpoints kept, the region unknown. */
+  domainsWithZone: { stage: 'staging', context: { ...NAMES, ...ZONE, disableDefaultEndpoint: 'false' } },
+} as const satisfies Record<string, Variant>;
+
+export type VariantName = keyof typeof VARIANTS;
+
+const cache = new Map<string, Synthesized>();
+
+/** The stage as its config/<stage>.json has it (prod: see synthesize). */
+export const synth = (stage: StageName): Synthesized => cached(stage, { stage, context: {} });
+
+/** One of VARIANTS. */
+export const variant = (name: VariantName): Synthesized => cached(name, VARIANTS[name]);
+
+/** A stage's variant with every independent option. */
+export const withOptions = (stage: StageName): Synthesized => variant(`${stage}WithOptions`);
+
+let synthesized = 0;
+
+/** How many stacks this run synthesized, for the budget stack.test.ts holds them to. */
+export const synthesisCount = (): number => synthesized;
+
+function cached(name: string, { stage, context, region }: Variant): Synthesized {
+  const found = cache.get(name) ?? synthesize(stage, context, region);
+  cache.set(name, found);
+  return found;
+}
+
+/**
+ * A fresh synthesis, not shared: only for a context that must be refused while synthesizing (the others
+ * go through synth or variant, once per run; templates are read-only, so sharing is safe).
  * config/prod.json holds placeholders for alarmEmail and sesFromEmail: these tests opt out (`none`,
  * `cognito`) unless they set them. Without a region, prod leaves its front door out (an
- * environment-agnostic stack cannot place the edge stack); test/infra/stack/release.ts synthesizes
- * the committed prod, front door and all.
+ * environment-agnostic stack cannot place the edge stack); VARIANTS.prodAsCommitted is the committed
+ * prod, front door and all.
  */
-export function synth(stage: StageName, given: StageContext = {}, region?: string): Synthesized {
+export function synthesize(stage: StageName, given: StageContext = {}, region?: string): Synthesized {
   const context =
     stage === 'prod'
       ? {
@@ -48,9 +138,6 @@ export function synth(stage: StageName, given: StageContext = {}, region?: strin
           sesFromEmail: given.sesFromEmail ?? COGNITO_SENDER,
         }
       : given;
-  const key = JSON.stringify([stage, context, region]);
-  const cached = cache.get(key);
-  if (cached) return cached;
   // An App without an outdir synthesizes into a fresh cdk.out* under the temp folder and never removes
   // it; with the portal's 22 MB CLI layer staged each time, a full run once filled a CI machine's disk.
   const outdir = mkdtempSync(join(tmpdir(), 'petstore-synth-'));
@@ -62,14 +149,13 @@ export function synth(stage: StageName, given: StageContext = {}, region?: strin
       projectRoot: PROJECT_ROOT,
       env: region ? { region } : {},
     });
+    synthesized++;
     // Template.fromStack reads the synthesized template into memory, so the assembly can go at once.
-    const synthesized = {
+    return {
       stack: main,
       template: Template.fromStack(main),
       ...(edge ? { edge: { stack: edge, template: Template.fromStack(edge) } } : {}),
     };
-    cache.set(key, synthesized);
-    return synthesized;
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
