@@ -4,11 +4,11 @@
  * can fill in for something the bundle forgot (the AWS SDK included), with only the table names the
  * stack gives that function (shared/table-access.ts): a handler needing another one fails to load here.
  */
-import { build, formatMessages } from 'esbuild';
+import { build, formatMessages, type Metafile } from 'esbuild';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, parse } from 'node:path';
 import { promisify } from 'node:util';
 import { LAMBDA_BUNDLE_FILE, LAMBDA_BUNDLE_OPTIONS } from '#lib/bundling';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
@@ -84,24 +84,39 @@ async function runBundle(entry: string, event?: object, extraEnvironment: Record
   return { ...outcome, logs: [...lines, ...nonEmptyLines(stderr)].map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
+/** The files a build of `entry` alone would read (its metafile's inputs): those its imports reach, tree-shaken or not. */
+function reachedFrom(metafile: Metafile, entry: string): string[] {
+  const reached = new Set<string>();
+  const next = [entry];
+  for (let file = next.pop(); file !== undefined; file = next.pop()) {
+    if (reached.has(file)) continue;
+    reached.add(file);
+    next.push(...(metafile.inputs[file]?.imports ?? []).filter((imported) => !imported.external).map((imported) => imported.path));
+  }
+  return [...reached];
+}
+
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'petstore-bundles-'));
-  await Promise.all(
-    [...ENTRIES, LOGS_AN_ERROR_ENTRY].map(async (entry, position) => {
-      const outfile = join(outDir, String(position), LAMBDA_BUNDLE_FILE);
-      const result = await build({
-        ...LAMBDA_BUNDLE_OPTIONS,
-        entryPoints: [join(PROJECT_ROOT, entry)],
-        outfile,
-        absWorkingDir: PROJECT_ROOT,
-        metafile: true,
-        logLevel: 'silent',
-      });
-      warnings.push(...(await formatMessages(result.warnings, { kind: 'warning' })).map((text) => `${entry}: ${text}`));
-      bundles.set(entry, outfile);
-      inputs.set(entry, Object.keys(result.metafile.inputs));
-    }),
-  );
+  // One build of every entry: each output is the bundle a build of that entry alone writes, byte for byte (no
+  // code splitting), and the SDK they share is parsed once instead of once per function (a third of the time).
+  const entries = [...ENTRIES, LOGS_AN_ERROR_ENTRY];
+  const result = await build({
+    ...LAMBDA_BUNDLE_OPTIONS,
+    entryPoints: entries.map((entry, position) => ({
+      in: join(PROJECT_ROOT, entry),
+      out: join(String(position), parse(LAMBDA_BUNDLE_FILE).name),
+    })),
+    outdir: outDir,
+    absWorkingDir: PROJECT_ROOT,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  warnings.push(...(await formatMessages(result.warnings, { kind: 'warning' })));
+  entries.forEach((entry, position) => {
+    bundles.set(entry, join(outDir, String(position), LAMBDA_BUNDLE_FILE));
+    inputs.set(entry, reachedFrom(result.metafile, entry));
+  });
 }, 60_000);
 
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));

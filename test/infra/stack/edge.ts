@@ -42,7 +42,7 @@ const findingsOf = (synthesized: Synthesized): string[] =>
 
 describe('custom domains on API Gateway (-c petsDomain -c messagesDomain)', () => {
   const withCertificate = () => variant('stagingWithOptions');
-  const withZone = () => variant('domainsWithZone');
+  const withZone = () => variant('devWithOptions');
 
   it('each API gets a regional TLS 1.2 domain with the given certificate, mapped at its root to its $default stage', () => {
     const { template } = withCertificate();

@@ -51,7 +51,18 @@ interface Variant {
  */
 export const VARIANTS = {
   // Each stage with the options that do not interact: CORS on all three, each of the others on one.
-  devWithOptions: { stage: 'dev', context: { corsOrigins: CORS_ORIGINS, tracing: 'true', sesFromEmail: 'no-reply@example.com' } },
+  /** With custom domains on API Gateway in a hosted zone, the execute-api endpoints kept, the region unknown. */
+  devWithOptions: {
+    stage: 'dev',
+    context: {
+      corsOrigins: CORS_ORIGINS,
+      tracing: 'true',
+      sesFromEmail: 'no-reply@example.com',
+      ...NAMES,
+      ...ZONE,
+      disableDefaultEndpoint: 'false',
+    },
+  },
   /** With custom domains on API Gateway from a given certificate (no hosted zone: their DNS targets are outputs). */
   stagingWithOptions: {
     stage: 'staging',
@@ -92,8 +103,6 @@ export const VARIANTS = {
     context: { frontDoor: 'true', ...NAMES, ...ZONE, frontDoorRateLimit: '2000', frontDoorKeyRateLimit: '12000' },
     region: 'eu-west-1',
   },
-  /** Custom domains on API Gateway in a hosted zone, the execute-api endpoints kept, the region unknown. */
-  domainsWithZone: { stage: 'staging', context: { ...NAMES, ...ZONE, disableDefaultEndpoint: 'false' } },
 } as const satisfies Record<string, Variant>;
 
 export type VariantName = keyof typeof VARIANTS;
