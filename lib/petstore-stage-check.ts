@@ -6,7 +6,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { functionRecipe, type RunFacts } from '#shared/function-recipe';
-import { STAGE_CHECK, STAGE_CHECK_ENV as ENV } from '#shared/stage-check';
+import { PRE_TRAFFIC_CHECK_MINUTES, STAGE_CHECK, STAGE_CHECK_ENV as ENV } from '#shared/stage-check';
 import type { PublicApiName } from '#shared/routes';
 import type { FunctionName } from '#shared/table-access';
 import type { PetStoreAlarms } from './petstore-alarms';
@@ -91,7 +91,7 @@ export class PetStoreStageCheck extends Construct {
     this.preTraffic = checkFunction(
       'PreTraffic',
       "CodeDeploy's BeforeAllowTraffic hook: the new versions",
-      Duration.minutes(2).plus(traffic),
+      Duration.minutes(PRE_TRAFFIC_CHECK_MINUTES).plus(traffic),
       {
         ...urls,
         [ENV.versions]: published,

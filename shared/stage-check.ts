@@ -7,6 +7,10 @@ export const STAGE_CHECK: DeployedFunction = {
   summary: 'the smoke checks: on a schedule through the public URLs, and before a canary against its new versions',
 };
 
+/** The pre-traffic hook's time for its checks; the canary's traffic comes on top, within Lambda's 15-minute timeout. */
+export const PRE_TRAFFIC_CHECK_MINUTES = 2;
+export const CANARY_TRAFFIC_MAX_MINUTES = 15 - PRE_TRAFFIC_CHECK_MINUTES;
+
 export const STAGE_CHECK_ENV = {
   /** The secret holding the check's own API key. */
   keySecret: 'PETSTORE_CHECK_KEY_SECRET',
