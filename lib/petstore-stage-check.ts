@@ -24,7 +24,7 @@ export interface PetStoreStageCheckProps extends PetStoreFunctionDefaults {
 }
 
 /**
- * The smoke checks (scripts/smoke/stage-check.ts) as two functions: one every few minutes through the public URLs
+ * The smoke checks (lambda/handlers/stage-check.ts) as two functions: one every few minutes through the public URLs
  * (every other alarm needs traffic), one as each deployment group's BeforeAllowTraffic hook. Both call with the
  * check's own key, which the operator puts into a secret (docs/runbooks.md).
  */

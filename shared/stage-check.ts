@@ -1,9 +1,9 @@
-/** The stage check (lib/petstore-stage-check.ts, scripts/smoke/stage-check.ts): its function and the variables it is given. */
+/** The stage check (lib/petstore-stage-check.ts, lambda/handlers/stage-check.ts): its function and the variables it is given. */
 import type { DeployedFunction } from './deployed-functions';
 
 export const STAGE_CHECK: DeployedFunction = {
   name: 'stageCheck',
-  entry: 'scripts/smoke/stage-check.ts',
+  entry: 'lambda/handlers/stage-check.ts',
   summary: 'the smoke checks: on a schedule through the public URLs, and before a canary against its new versions',
 };
 
