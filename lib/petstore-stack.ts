@@ -201,16 +201,12 @@ export class PetStoreStack extends Stack {
   }
 }
 
+const PUBLIC: ApiName[] = ['pets', 'messages'];
 /** Which APIs a function answers for, as wired above: a gradual deploy of it rolls back on those APIs' 5xx alarms. */
 function servedApis(name: FunctionName): readonly ApiName[] {
   const route = DEPLOYED_FUNCTIONS.find((fn) => fn.name === name)?.route;
-  const sides: Partial<Record<FunctionName, readonly ApiName[]>> = {
-    authorizer: ['pets', 'messages'],
-    notFound: ['pets', 'messages'],
-    accountNotFound: ['account'],
-    preflight: ['pets', 'messages', 'account'],
-  };
-  return route ? [route.api] : (sides[name] ?? []);
+  const sides: Partial<Record<FunctionName, ApiName[]>> = { authorizer: PUBLIC, notFound: PUBLIC, accountNotFound: ['account'] };
+  return route ? [route.api] : name === 'preflight' ? [...PUBLIC, 'account'] : (sides[name] ?? []);
 }
 
 function functionOf(functions: ReadonlyMap<FunctionName, PetStoreFunction>, name: FunctionName): PetStoreFunction {

@@ -21,13 +21,10 @@ export interface GatewayFunctions {
   readonly operations: ReadonlyMap<OperationId, LambdaFunction>;
 }
 
-/** `requestContext.authorizer.jwt`: every claim as text. */
-export interface JwtAuthorization {
-  readonly claims: Readonly<Record<string, string>>;
-  readonly scopes: null;
-}
-
-export type JwtVerdict = { readonly ok: true; readonly jwt: JwtAuthorization } | { readonly ok: false; readonly challenge: string };
+/** What the JWT authorizer passes on (`requestContext.authorizer.jwt`: every claim as text), or its challenge. */
+export type JwtVerdict =
+  | { readonly ok: true; readonly jwt: { readonly claims: Readonly<Record<string, string>>; readonly scopes: null } }
+  | { readonly ok: false; readonly challenge: string };
 
 /** The account API's native JWT authorizer (local/gateway/jwt-authorizer.ts). */
 export type JwtAuthorizer = (authorization: string | undefined, now?: Date) => Promise<JwtVerdict>;

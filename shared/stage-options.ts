@@ -27,9 +27,7 @@ const MAX_PER_PERIOD = API_GATEWAY_MAX_RPS * 300;
 /** AWS WAF's smallest and largest rate-based limits. */
 const WAF_LIMITS = [10, 2_000_000_000] as const;
 /** The retentions CloudWatch Logs offers, in days. */
-const LOG_RETENTION_DAYS = [
-  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
-] as const;
+const RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653] as const;
 
 /** `-c` hands over text: "true" and "2000" mean what `true` and `2000` mean in a file. */
 const fromText = (value: unknown): unknown =>
@@ -39,13 +37,8 @@ const count = (min: number, max: number, unit: string) => {
   const error = `not a whole number of at least ${min.toLocaleString('en-US')} ${unit}, at most ${max.toLocaleString('en-US')}`;
   return z.preprocess(fromText, z.int({ error }).min(min, { error }).max(max, { error }));
 };
-const oneOf = <const T extends readonly [string, ...string[]]>(...choices: T) =>
-  z.enum(choices, { error: `not one of ${choices.join(', ')}` });
-const matching = (pattern: RegExp, what: string) =>
-  z
-    .string({ error: `not ${what}` })
-    .trim()
-    .regex(pattern, { error: `not ${what}` });
+const oneOf = <const T extends [string, ...string[]]>(...choices: T) => z.enum(choices, { error: `not one of ${choices.join(', ')}` });
+const matching = (pattern: RegExp, what: string, error = `not ${what}`) => z.string({ error }).trim().regex(pattern, { error });
 /** An address, the opt-out word, or the committed placeholder (which only the doctor reads past). */
 const emailOr = (optOut: string) =>
   matching(new RegExp(`^([^@\\s]+@[^@\\s]+|${optOut}|${PLACEHOLDER.source.slice(1, -1)})$`), `an email address (or ${optOut})`);
@@ -53,19 +46,13 @@ const hostname = matching(
   /^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
   'a domain name (lower case, e.g. api.example.com; no scheme, path or wildcard)',
 );
+const certificateArn = matching(/^arn:aws[a-z-]*:acm:[a-z]{2}(-[a-z]+)+-\d:\d{12}:certificate\/[0-9a-f-]{36}$/, 'an ACM certificate ARN');
 const perSecond = count(1, API_GATEWAY_MAX_RPS, 'requests per second');
 const burst = count(1, API_GATEWAY_MAX_RPS, 'requests');
 const perPeriod = count(1, MAX_PER_PERIOD, 'per 5-minute period');
-const warmReads = count(
-  ON_DEMAND_WARM_FLOOR.readUnitsPerSecond,
-  TABLE_MAX_UNITS_PER_SECOND,
-  'read units per second (what a new on-demand table already takes)',
-);
-const warmWrites = count(
-  ON_DEMAND_WARM_FLOOR.writeUnitsPerSecond,
-  TABLE_MAX_UNITS_PER_SECOND,
-  'write units per second (what a new on-demand table already takes)',
-);
+const warm = (floor: number, units: 'read' | 'write') =>
+  count(floor, TABLE_MAX_UNITS_PER_SECOND, `${units} units per second (what a new on-demand table already takes)`).optional();
+const retention = z.literal(RETENTION_DAYS, { error: `not a retention CloudWatch Logs offers (${RETENTION_DAYS.join(', ')})` });
 const wafLimit = count(...WAF_LIMITS, 'requests (AWS WAF counts per window)');
 
 /** Every option; docs/deploy-reference.md says what each one does. An optional one adds what does not exist without it. */
@@ -73,10 +60,7 @@ const STAGE_OPTIONS = z.strictObject({
   retainData: flag,
   deletionProtection: flag,
   terminationProtection: flag,
-  logRetentionDays: z.preprocess(
-    fromText,
-    z.literal(LOG_RETENTION_DAYS, { error: `not a retention CloudWatch Logs offers (${LOG_RETENTION_DAYS.join(', ')})` }),
-  ),
+  logRetentionDays: z.preprocess(fromText, retention),
   retainLogs: flag,
   logLevel: oneOf('DEBUG', 'INFO', 'WARN', 'ERROR'),
   systemLogLevel: oneOf('DEBUG', 'INFO', 'WARN'),
@@ -108,15 +92,12 @@ const STAGE_OPTIONS = z.strictObject({
   createPetBurstLimit: burst.optional(),
   sideRouteRateLimit: perSecond.optional(),
   sideRouteBurstLimit: burst.optional(),
-  petsWarmReads: warmReads.optional(),
-  petsWarmWrites: warmWrites.optional(),
-  messagesWarmWrites: warmWrites.optional(),
+  petsWarmReads: warm(ON_DEMAND_WARM_FLOOR.readUnitsPerSecond, 'read'),
+  petsWarmWrites: warm(ON_DEMAND_WARM_FLOOR.writeUnitsPerSecond, 'write'),
+  messagesWarmWrites: warm(ON_DEMAND_WARM_FLOOR.writeUnitsPerSecond, 'write'),
   petsDomain: hostname.optional(),
   messagesDomain: hostname.optional(),
-  certificateArn: matching(
-    /^arn:aws[a-z-]*:acm:[a-z]{2}(-[a-z]+)+-\d:\d{12}:certificate\/[0-9a-f-]{36}$/,
-    'an ACM certificate ARN',
-  ).optional(),
+  certificateArn: certificateArn.optional(),
   hostedZoneId: matching(/^Z[A-Z0-9]{1,31}$/, 'a Route 53 zone id (Z…)').optional(),
   hostedZoneName: hostname.optional(),
   disableDefaultEndpoint: flag.optional(),
@@ -128,8 +109,6 @@ const STAGE_OPTIONS = z.strictObject({
   /** Never in a file: one deploy's way past firing rollback alarms (docs/runbooks.md). */
   hotfix: flag.optional(),
 });
-/** Options that may only be given for one deploy. */
-const PER_DEPLOY = ['hotfix'];
 
 export type StageOptions = Readonly<z.output<typeof STAGE_OPTIONS>>;
 export type OptionName = keyof StageOptions;
@@ -138,15 +117,12 @@ export const OPTION_NAMES = STAGE_OPTIONS.keyof().options.toSorted();
 /** Overrides as CDK hands them over: `-c` strings, or values of any type from a test. */
 export type StageOverrides = Readonly<Partial<Record<OptionName, unknown>>>;
 
-export interface StageOptionsRead {
-  readonly options: StageOptions;
-  /** Keys whose value is still the committed placeholder. */
-  readonly placeholders: readonly OptionName[];
-}
-
-/** The stage's committed options with the overrides on top (an empty one unsets); unknown keys and bad values are refused. */
-export function readStageOptions(stage: StageName, overrides: StageOverrides = {}): StageOptionsRead {
-  const committed = PER_DEPLOY.filter((key) => key in COMMITTED[stage]);
+/**
+ * The stage's committed options with the overrides on top (an empty one unsets), and the keys still holding the
+ * placeholder; unknown keys, bad values and a per-deploy option (hotfix) in the file are refused.
+ */
+export function readStageOptions(stage: StageName, overrides: StageOverrides = {}): { options: StageOptions; placeholders: OptionName[] } {
+  const committed = ['hotfix'].filter((key) => key in COMMITTED[stage]);
   if (committed.length > 0)
     throw new Error(`${committed.join(', ')}: ${stageFileOf(stage)} may not hold it; give it for one deploy with -c`);
   const values = Object.fromEntries(Object.entries({ ...COMMITTED[stage], ...overrides }).filter(([, value]) => value !== ''));
@@ -176,8 +152,7 @@ export function overridesOf(assignments: readonly string[]): Record<string, stri
   return Object.fromEntries(
     assignments.map((assignment) => {
       const [key, value] = assignment.split(/=(.*)/s, 2);
-      if (!key || value === undefined)
-        throw new Error(`-c ${assignment}: not key=value, which cdk would ignore (-c ${key ?? assignment}=<value>)`);
+      if (!key || value === undefined) throw new Error(`-c ${assignment}: not key=value (cdk would ignore it)`);
       return [key, value];
     }),
   );

@@ -285,7 +285,7 @@ it('a stage option the file or -c gets wrong stops the doctor before the account
 it('-c is read as cdk reads it: a bare -c hotfix is refused under its own name, -c hotfix=true is an option', async () => {
   const bare = await run(HEALTHY, '--stage', 'staging', '-c', 'hotfix');
   expect(bare.lines.slice(-2)).toEqual([
-    'FAIL config/staging.json: -c hotfix: not key=value, which cdk would ignore (-c hotfix=<value>)',
+    'FAIL config/staging.json: -c hotfix: not key=value (cdk would ignore it)',
     '     fix: correct config/staging.json, then run the doctor again',
   ]);
   expect(bare.code).toBe(1);
