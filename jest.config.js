@@ -49,7 +49,12 @@ const SLOW_IN_QUICK_FOLDERS = [
   'unit/logs-cli.test.ts',
   'unit/text.test.ts',
 ];
-const PROXIED_FAULTS = ['faults/dynamodb-unreachable.test.ts', 'faults/dynamodb-throttled.test.ts', 'faults/deadlines.test.ts'];
+const PROXIED_FAULTS = [
+  'faults/account-keys-stutter.test.ts',
+  'faults/dynamodb-unreachable.test.ts',
+  'faults/dynamodb-throttled.test.ts',
+  'faults/deadlines.test.ts',
+];
 /** @param {string[]} globs */
 const inTests = (globs) => globs.map((glob) => `<rootDir>/test/${glob}`);
 /**
