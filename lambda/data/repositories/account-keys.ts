@@ -53,26 +53,20 @@ export class DynamoAccountKeys {
   async create(accountId: string, description: string, now: Date): Promise<IssuedApiKey | CreateRefusal> {
     const issued = issueApiKey({ accountId, description, now });
     const slot = slotOf(issued.record);
-    let storing = false;
-    try {
-      const stored = await withTimeReserved(UNDO_RESERVE_MS, async () => {
-        const claimed = await this.claim(accountId, slot, now);
-        if (claimed !== 'claimed') return claimed;
-        storing = true;
-        return this.keys.create(issued.record);
-      });
-      if (typeof stored === 'string') return stored;
-      // Revoked before it was stored: the account was closed meanwhile.
-      return stored.revokedAt === undefined ? issued : 'closed';
-    } catch (error) {
-      // A cut create (its answer a 503, retried by the user) gives back its slot and count, and revokes its key in case
-      // its put still lands: a stuttering database applies held writes late. The two commute, so they go out at once.
+    // A cut create (its answer a 503, retried by the user) gives back its slot and count, and revokes its key in case
+    // its put still lands: a stuttering database applies held writes late. The two commute, so they go out at once.
+    const undoing = (putSent: boolean) => async (error: unknown) => {
       await Promise.allSettled([
-        storing ? this.keys.revokeOwned(issued.record, now, { upsert: true }) : undefined,
+        putSent ? this.keys.revokeOwned(issued.record, now, { upsert: true }) : undefined,
         this.undo(accountId, slot, now),
       ]);
       throw error;
-    }
+    };
+    const claimed = await withTimeReserved(UNDO_RESERVE_MS, () => this.claim(accountId, slot, now)).catch(undoing(false));
+    if (claimed !== 'claimed') return claimed;
+    const stored = await withTimeReserved(UNDO_RESERVE_MS, () => this.keys.create(issued.record)).catch(undoing(true));
+    // Revoked before it was stored: the account was closed meanwhile.
+    return stored.revokedAt === undefined ? issued : 'closed';
   }
 
   /** The revoked key, or undefined when the account lists no key with this id. */
