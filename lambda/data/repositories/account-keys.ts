@@ -58,7 +58,7 @@ export class DynamoAccountKeys {
     const undoing = (putSent: boolean) => async (error: unknown) => {
       await Promise.allSettled([
         putSent ? this.keys.revokeOwned(issued.record, now, { upsert: true }) : undefined,
-        this.undo(accountId, slot, now),
+        this.undo(accountId, slot),
       ]);
       throw error;
     };
@@ -136,12 +136,13 @@ export class DynamoAccountKeys {
     return 'limit_reached';
   }
 
-  /** Gives a cut create's slot back, and its count if still the same UTC day: once, however often it is sent. */
-  private async undo(accountId: string, slot: string, now: Date): Promise<void> {
+  /** Gives a cut create's slot back, and its count if still its UTC day: once, however often it is sent. */
+  private async undo(accountId: string, slot: string): Promise<void> {
+    const claimedOn = utcDay(new Date(keyOfSlot(slot).createdAt));
     const uncounted = await this.update(accountId, {
       UpdateExpression: 'DELETE activeKeys :slots ADD createdCount :minusOne',
-      ConditionExpression: 'attribute_not_exists(closedAt) AND contains(activeKeys, :slot) AND createdDay = :today',
-      ExpressionAttributeValues: { ':slots': new Set([slot]), ':slot': slot, ':minusOne': -1, ':today': utcDay(now) },
+      ConditionExpression: 'attribute_not_exists(closedAt) AND contains(activeKeys, :slot) AND createdDay = :claimedOn',
+      ExpressionAttributeValues: { ':slots': new Set([slot]), ':slot': slot, ':minusOne': -1, ':claimedOn': claimedOn },
     });
     if (!uncounted) await this.release(accountId, [slot]);
   }
@@ -169,22 +170,38 @@ export class DynamoAccountKeys {
     });
   }
 
-  /** Why a claim was refused, read consistently (or that it was ours); at the cap, stale slots are freed first (undefined: try again). */
+  /**
+   * Why a claim was refused, read consistently (or that it was ours). At a cap, stale slots are repaired first
+   * (undefined: try again).
+   */
   private async refusal(accountId: string, slot: string, now: Date): Promise<'claimed' | CreateRefusal | undefined> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.accountsTable, Key: { accountId }, ConsistentRead: true }));
     const account = Item as AccountItem | undefined;
     if (account?.closedAt !== undefined) return 'closed';
     const slots = account?.activeKeys ?? new Set<string>();
     if (slots.has(slot)) return 'claimed';
-    if (slots.size >= this.maxActiveKeys) {
-      const active = new Set((await this.keys.activeForAccount(accountId)).map(slotOf));
-      const repairBefore = new Date(now.getTime() - SLOT_REPAIR_AFTER_MS).toISOString();
-      const stale = [...slots].filter((slot) => !active.has(slot) && slot < repairBefore);
-      if (stale.length === 0) return 'limit_reached';
-      await this.release(accountId, stale);
-      return undefined;
+    const atCap = slots.size >= this.maxActiveKeys;
+    const atDaily = account?.createdDay === utcDay(now) && (account.createdCount ?? 0) >= this.maxCreatedPerDay;
+    if (!atCap && !atDaily) return undefined;
+    if (await this.repairStale(accountId, slots, now)) return undefined;
+    return atCap ? 'limit_reached' : 'daily_limit_reached';
+  }
+
+  /**
+   * Slots without an active key, old enough that no create can still store theirs: a revoke that could not free its
+   * slot (the slot is freed), or a create ended before its undo (its key never stored: the slot and count are given
+   * back). Whether anything was repaired.
+   */
+  private async repairStale(accountId: string, slots: ReadonlySet<string>, now: Date): Promise<boolean> {
+    const repairBefore = new Date(now.getTime() - SLOT_REPAIR_AFTER_MS).toISOString();
+    const old = [...slots].filter((slot) => slot < repairBefore);
+    if (old.length === 0) return false;
+    const active = new Set((await this.keys.activeForAccount(accountId)).map(slotOf));
+    const stale = old.filter((slot) => !active.has(slot));
+    for (const slot of stale) {
+      if ((await this.keys.findByHash(keyOfSlot(slot).keyHash)) === undefined) await this.undo(accountId, slot);
+      else await this.release(accountId, [slot]);
     }
-    if (account?.createdDay === utcDay(now) && (account.createdCount ?? 0) >= this.maxCreatedPerDay) return 'daily_limit_reached';
-    return undefined;
+    return stale.length > 0;
   }
 }
