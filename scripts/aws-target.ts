@@ -208,16 +208,24 @@ export async function explainFailure(error: unknown, env: NodeJS.ProcessEnv = pr
     inCredentials.length > 0 ? `${inCredentials.join(', ')} (${credentialsPath})` : undefined,
   ].filter((part): part is string => part !== undefined);
   lines.push(found.length > 0 ? `Profiles found: ${found.join('; ')}.` : `No profiles in ${configPath} or ${credentialsPath}.`);
+  // The project needs no AWS CLI: every first fix is a variable or a file; the CLI's commands come after, as an option.
   const fixes: [string, string][] = [
+    ...(found.length > 0 ? [['--profile <name>, or AWS_PROFILE=<name>', 'use one of the profiles found'] as [string, string]] : []),
+    [
+      'AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY',
+      'keys in the environment (and AWS_SESSION_TOKEN for temporary ones, such as the access keys the IAM Identity Center portal shows)',
+    ],
+    [`a [${profile}] profile`, `in ${credentialsPath}: aws_access_key_id = … and aws_secret_access_key = … lines`],
+  ];
+  const withCli: [string, string][] = [
     ...(known && viaSso
       ? [[`aws sso login --profile ${profile}`, 'its IAM Identity Center session has expired or never started'] as [string, string]]
       : []),
-    ...(found.length > 0 ? [['--profile <name>, or AWS_PROFILE=<name>', 'use one of the profiles found'] as [string, string]] : []),
     ['aws configure sso', 'set up a profile for IAM Identity Center, then `aws sso login --profile <name>`'],
-    ['AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY', 'keys in the environment (and AWS_SESSION_TOKEN for temporary ones)'],
   ];
-  const width = Math.max(...fixes.map(([fix]) => fix.length));
-  lines.push('Fix it with one of:', ...fixes.map(([fix, why]) => `  ${fix.padEnd(width)}  ${why}`));
+  const width = Math.max(...[...fixes, ...withCli].map(([fix]) => fix.length));
+  const rows = (list: [string, string][]) => list.map(([fix, why]) => `  ${fix.padEnd(width)}  ${why}`);
+  lines.push('Fix it with one of (no AWS CLI needed):', ...rows(fixes), 'Or, with the AWS CLI (optional):', ...rows(withCli));
   return lines.join('\n');
 }
 

@@ -53,6 +53,8 @@ interface Target {
   readonly accountKeys: DynamoAccountKeys;
   accountOf(email: string): Promise<string | undefined>;
   readonly where: string;
+  /** When the database does not answer: which one it is, and what to check. */
+  readonly unanswered: string;
   close(): Promise<void>;
 }
 
@@ -70,6 +72,9 @@ async function deployedTarget(stage: StageName, options: AwsTargetOptions): Prom
     accountKeys: new DynamoAccountKeys(db, keys, output('AccountsTableName')),
     accountOf: (email) => accountOfEmail(cognito, output('UserPoolId'), email),
     where: `${stackName} (${tableName})`,
+    unanswered:
+      `DynamoDB in ${aws.region} (https://dynamodb.${aws.region}.amazonaws.com) did not answer. Check this machine's way out: ` +
+      "its network, a VPN or firewall, a proxy (HTTPS_PROXY), and that --region is the stack's.",
     close: () => {
       db.destroy();
       cognito.destroy();
@@ -108,12 +113,22 @@ async function localTarget(dataDir: string): Promise<Target> {
     accountKeys: new DynamoAccountKeys(db, keys, tableNames.accounts),
     accountOf: (email) => localAccountOfEmail(dataDir, email),
     where: `${store ? 'local store, ' : 'running local server, '}${dataDir}`,
+    unanswered: store
+      ? `The local DynamoDB this command started at ${endpoint} for ${dataDir} did not answer: check the machine's load and free disk, then run it again.`
+      : `DynamoDB at ${endpoint}, the engine of the \`npm start\` that holds ${dataDir}, did not answer. Check that server: ` +
+        'is it stopped (Ctrl-Z), stuck or overloaded? Restart it (Ctrl-C, then `npm start`) and run this command again.',
     close: async () => {
       db.destroy();
       await store?.stop();
     },
   };
 }
+
+/** No answer from the database at all (timed out, refused, cut), as against an answer refusing the call. */
+const unanswered = (error: unknown): boolean =>
+  error instanceof Error &&
+  (error.name === 'TimeoutError' ||
+    ('$metadata' in error && (error.$metadata as { httpStatusCode?: number }).httpStatusCode === undefined));
 
 const describeKey = (record: ApiKeyRecord): string =>
   `${record.keyId}  account=${record.accountId}  created=${record.createdAt}${record.revokedAt ? `  revoked=${record.revokedAt}` : ''}${record.description ? `  "${record.description}"` : ''}`;
@@ -162,52 +177,63 @@ async function run(argv: string[]): Promise<number> {
     ? await deployedTarget(values.stage, values)
     : await localTarget(resolve(values['data-dir'] ?? process.env.PETSTORE_DATA_DIR ?? '.petstore'));
   try {
-    const print = (json: unknown, text: string): void => console.log(values.json ? JSON.stringify(json) : text);
-    if (command === 'create') {
-      let accountId = values.account ?? generateAccountId();
-      if (values.email !== undefined) {
-        const found = await target.accountOf(values.email);
-        if (!found) {
-          console.error(`no developer-portal user with the email address ${values.email} in ${target.where}`);
-          return 1;
-        }
-        accountId = found;
-      }
-      const issued = await target.accountKeys.create(accountId, values.description ?? '', new Date());
-      if (typeof issued === 'string') {
-        const why = {
-          closed: `account ${accountId} was deleted`,
-          limit_reached: `account ${accountId} already has ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys; revoke one first`,
-          daily_limit_reached: `account ${accountId} already created ${MAX_KEYS_CREATED_PER_DAY} keys today (UTC); try again tomorrow`,
-        };
-        console.error(why[issued]);
-        return 1;
-      }
-      const { keyHash: _hash, ...shown } = issued.record;
-      print(
-        { key: issued.key, ...shown },
-        `Created ${issued.record.keyId} for ${issued.record.accountId} in ${target.where}.\nAPI key (shown once, store it now):\n${issued.key}`,
-      );
-    } else if (command === 'list') {
-      const records = (await target.keys.list()).map(({ keyHash: _hash, ...shown }) => shown);
-      print(
-        records,
-        records.length === 0 ? `No keys in ${target.where}.` : records.map((record) => describeKey({ ...record, keyHash: '' })).join('\n'),
-      );
-    } else {
-      const keyId = rest[0] as string;
-      const revoked = await target.keys.revoke(keyId, new Date());
-      if (!revoked) {
-        console.error(`no key ${keyId} in ${target.where}`);
-        return 1;
-      }
-      const { keyHash: _hash, ...shown } = revoked;
-      print(shown, `Revoked ${keyId} at ${revoked.revokedAt ?? ''}; callers using it get 401 within ${AUTH_CACHE_TTL_MS / 1000} s.`);
-    }
-    return 0;
+    return await runCommand(target, command, rest, values);
+  } catch (error) {
+    throw unanswered(error) ? new Error(`${target.unanswered}\n(the SDK said: ${(error as Error).message})`) : error;
   } finally {
     await target.close();
   }
+}
+
+async function runCommand(
+  target: Target,
+  command: string,
+  rest: string[],
+  values: { account?: string | undefined; email?: string | undefined; description?: string | undefined; json: boolean },
+): Promise<number> {
+  const print = (json: unknown, text: string): void => console.log(values.json ? JSON.stringify(json) : text);
+  if (command === 'create') {
+    let accountId = values.account ?? generateAccountId();
+    if (values.email !== undefined) {
+      const found = await target.accountOf(values.email);
+      if (!found) {
+        console.error(`no developer-portal user with the email address ${values.email} in ${target.where}`);
+        return 1;
+      }
+      accountId = found;
+    }
+    const issued = await target.accountKeys.create(accountId, values.description ?? '', new Date());
+    if (typeof issued === 'string') {
+      const why = {
+        closed: `account ${accountId} was deleted`,
+        limit_reached: `account ${accountId} already has ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys; revoke one first`,
+        daily_limit_reached: `account ${accountId} already created ${MAX_KEYS_CREATED_PER_DAY} keys today (UTC); try again tomorrow`,
+      };
+      console.error(why[issued]);
+      return 1;
+    }
+    const { keyHash: _hash, ...shown } = issued.record;
+    print(
+      { key: issued.key, ...shown },
+      `Created ${issued.record.keyId} for ${issued.record.accountId} in ${target.where}.\nAPI key (shown once, store it now):\n${issued.key}`,
+    );
+  } else if (command === 'list') {
+    const records = (await target.keys.list()).map(({ keyHash: _hash, ...shown }) => shown);
+    print(
+      records,
+      records.length === 0 ? `No keys in ${target.where}.` : records.map((record) => describeKey({ ...record, keyHash: '' })).join('\n'),
+    );
+  } else {
+    const keyId = rest[0] as string;
+    const revoked = await target.keys.revoke(keyId, new Date());
+    if (!revoked) {
+      console.error(`no key ${keyId} in ${target.where}`);
+      return 1;
+    }
+    const { keyHash: _hash, ...shown } = revoked;
+    print(shown, `Revoked ${keyId} at ${revoked.revokedAt ?? ''}; callers using it get 401 within ${AUTH_CACHE_TTL_MS / 1000} s.`);
+  }
+  return 0;
 }
 
 runOperatorCommand(run);

@@ -99,11 +99,14 @@ function collectHeaders(rawHeaders: readonly string[]): { headers: Record<string
 /** Payload 2.0: repeated query parameters joined with commas, values percent-decoded. */
 function collectQuery(rawQueryString: string): Record<string, string> | undefined {
   if (rawQueryString === '') return undefined;
-  const query: Record<string, string> = {};
+  // A Map, then own properties, as Lambda's JSON.parse makes them: assigned to `{}`, `__proto__` would set the prototype
+  // (and vanish from the handler's view) and `constructor` would find Object's.
+  const query = new Map<string, string>();
   for (const [name, value] of new URLSearchParams(rawQueryString)) {
-    query[name] = name in query ? `${query[name]},${value}` : value;
+    const earlier = query.get(name);
+    query.set(name, earlier === undefined ? value : `${earlier},${value}`);
   }
-  return query;
+  return Object.fromEntries(query);
 }
 
 const TEXT_CONTENT_TYPE = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|x-www-form-urlencoded)\b)/i;

@@ -28,3 +28,9 @@ const storage = new AsyncLocalStorage<RequestScope>();
 export const currentScope = (): RequestScope | undefined => storage.getStore();
 
 export const inScope = <T>(scope: RequestScope, run: () => Promise<T>): Promise<T> => storage.run(scope, run);
+
+/** Runs `run` with its dependency calls ending `reserveMs` before the request's deadline: the rest is kept for what follows. */
+export const withTimeReserved = <T>(reserveMs: number, run: () => Promise<T>): Promise<T> => {
+  const scope = currentScope();
+  return scope ? inScope({ ...scope, deadline: scope.deadline - reserveMs }, run) : run();
+};

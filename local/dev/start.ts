@@ -111,6 +111,11 @@ async function main(): Promise<void> {
     ...(corsOrigins ? { corsOrigins } : {}),
     ...(throttle ? { throttle } : {}),
     onResponse: ({ method, path, status, ms }) => console.log(`${method} ${path} ${status} ${ms.toFixed(1)} ms`),
+  }).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    throw new Error(
+      `port ${port} on 127.0.0.1 is taken, by another npm start or another program: stop it, or start on another port with PORT=<port> (PORT=0 picks a free one)`,
+    );
   });
   running.api = api;
   writeEndpoint(dataDir, store.endpoint);

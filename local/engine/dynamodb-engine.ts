@@ -6,10 +6,10 @@
 import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { lockDataDir } from './data-dir-lock';
 import { dynamoDbLocalCommand, launcherAvailable } from './dynamodb-local-launcher';
 
@@ -75,16 +75,30 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** A data directory holds key records and users' data, beside 0600 secrets: files the engines write are the owner's alone. */
+const OWNER_ONLY_UMASK = 0o077;
+
+/** `folder` made the owner's alone (0700), with what is already in it (0600 files, 0700 folders): data from before. */
+function ownerOnly(folder: string): void {
+  mkdirSync(folder, { recursive: true });
+  chmodSync(folder, 0o700);
+  for (const entry of readdirSync(folder, { withFileTypes: true }))
+    chmodSync(join(folder, entry.name), entry.isDirectory() ? 0o700 : 0o600);
+}
+
 /** The launcher prints this once Jetty listens (so a foreign server on the port never counts as ready). */
 const LISTENING = /DynamoDB Local listening on 127\.0\.0\.1:(\d+)/;
 
 async function startDynamoDbLocal(port: number, dataDir: string | undefined, steadyState = false): Promise<LocalDynamoDb> {
   const dbPath = dataDir && resolve(dataDir, 'dynamodb-local');
-  if (dbPath) mkdirSync(dbPath, { recursive: true });
+  if (dbPath) ownerOnly(dbPath);
   const { command, args } = dynamoDbLocalCommand(port, dbPath, steadyState);
   // stdin stays an open pipe the launcher watches: however this process ends, the kernel closes it and the engine
   // stops. cwd: DynamoDB Local writes nothing there, but never into node_modules as the package's own spawn() would.
+  // The engine inherits the umask it is spawned with: its files are created 0600.
+  const umask = process.umask(OWNER_ONLY_UMASK);
   const child = spawn(command, args, { cwd: dbPath ?? tmpdir(), stdio: 'pipe', env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } });
+  process.umask(umask);
   let output = '';
   const { promise: listening, resolve: heard } = Promise.withResolvers<undefined>();
   const keep = (chunk: Buffer): void => {
@@ -146,11 +160,16 @@ async function startDynamoDbLocal(port: number, dataDir: string | undefined, ste
 
 async function startDynalite(port: number, dataDir: string | undefined): Promise<LocalDynamoDb> {
   const path = dataDir && resolve(dataDir, 'dynalite');
-  if (path) mkdirSync(path, { recursive: true });
+  if (path) ownerOnly(path);
+  // LevelDB creates files in this process as long as the store is open: 0600 meanwhile, the umask restored on stop.
+  const umask = path ? process.umask(OWNER_ONLY_UMASK) : undefined;
   const server = dynalite({ ...(path ? { path } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((ready, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => ready());
+  }).catch((error: unknown) => {
+    if (umask !== undefined) process.umask(umask);
+    throw error;
   });
   return {
     engine: 'dynalite',
@@ -158,14 +177,24 @@ async function startDynalite(port: number, dataDir: string | undefined): Promise
     pid: undefined,
     died: new Promise<never>(() => undefined),
     // dynalite closes its LevelDB store (flushing it) when its server closes.
-    stop: () => new Promise((done) => server.close(() => done())),
+    stop: () =>
+      new Promise((done) =>
+        server.close(() => {
+          if (umask !== undefined) process.umask(umask);
+          done();
+        }),
+      ),
   };
 }
 
 export async function startLocalDynamoDb(options: LocalDynamoDbOptions = {}): Promise<LocalDynamoDb> {
   const engine = chooseEngine(options.engine);
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  // The folder only: what else a developer keeps there is theirs (the engines' own folders are made private below).
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    chmodSync(dataDir, 0o700);
+  }
   const lock = dataDir ? lockDataDir(dataDir, options.owner ?? 'a local DynamoDB') : undefined;
   try {
     const port = options.port ?? (await freePort());

@@ -128,6 +128,21 @@ test(`creating more than ${MAX_KEYS_CREATED_PER_DAY} keys in a UTC day answers 4
   expect((await api.scan('apiKeys')).filter((item) => item.accountId === user.sub)).toHaveLength(before);
 });
 
+test(`4 keys created count as 4: listed active, and ${MAX_KEYS_CREATED_PER_DAY - 4} more creates allowed that day`, async () => {
+  const user = await newUser(accounts());
+  for (let index = 0; index < 4; index++) expect((await createKey(user, `kept ${index}`)).status).toBe(201);
+  const listed = await api.call('GET', '/account/keys', { key: user.accessToken });
+  const { keys } = listed.json as { keys: { keyId: string; status: string }[] };
+  expect(keys.filter((key) => key.status === 'active')).toHaveLength(4);
+  let more = 0;
+  for (let created = await createKey(user, 'more'); created.status === 201; created = await createKey(user, 'more')) {
+    more++;
+    const { keyId } = created.json as { keyId: string };
+    expect((await api.call('DELETE', `/account/keys/${keyId}`, { key: user.accessToken })).status).toBe(200);
+  }
+  expect(more).toBe(MAX_KEYS_CREATED_PER_DAY - 4);
+});
+
 test("Cognito's own DeleteUser is refused as the stage's WAF refuses it: the user and their keys stay, and DELETE /account is the way", async () => {
   const user = await newUser(accounts());
   const created = await createKey(user, 'kept');

@@ -116,6 +116,8 @@ describe('GET /v1/pets refuses bad query parameters with 400 naming the paramete
     ['an unknown status', '?status=lost', /'status' must be one of: available, pending, sold/],
     ['an upper-case status', '?status=SOLD', /'status'/],
     ['an unknown parameter', '?stauts=sold', /unknown query parameter 'stauts'/],
+    ['__proto__, unknown like any other name', '?__proto__=x', /unknown query parameter '__proto__'/],
+    ['constructor, unknown like any other name', '?constructor=x', /unknown query parameter 'constructor'/],
     ['a garbage cursor', '?cursor=%%%', /'cursor' is not a cursor issued by this API/],
     ['a cursor that is not base64url JSON', '?cursor=bm90LWpzb24', /'cursor'/],
     ['an oversized cursor', `?cursor=${'A'.repeat(300)}`, /'cursor'/],

@@ -76,6 +76,12 @@ describe('POST /messages refuses bad input with 400 and stores nothing', () => {
     ['a message with DEL', () => submit({ message: 'a\u007f' }), 'invalid_request', /'message' must be well-formed/],
     ['a lone surrogate', () => submitRaw('{"message":"\\udc00"}', 'application/json'), 'invalid_request', /'message' must be well-formed/],
     ['an unknown field', () => submit({ message: 'hi', priority: 1 }), 'invalid_request', /unknown field 'priority'/],
+    ...['__proto__', 'constructor', 'toString'].map((name): (typeof cases)[number] => [
+      `a query parameter named ${name}`,
+      () => api.call('POST', `/messages?${name}=1`, { json: { message: 'hi' } }),
+      'invalid_request',
+      new RegExp(`unknown query parameter '${name}'`),
+    ]),
     ['a text/plain content type', () => submitRaw('{"message":"hi"}', 'text/plain'), 'unsupported_media_type', /application\/json/],
     ['no content type', () => submitRaw(new TextEncoder().encode('{"message":"hi"}')), 'unsupported_media_type', /application\/json/],
     [

@@ -12,6 +12,8 @@ export interface PauseGate {
   readonly steps: readonly string[];
   /** A proxy through this gate; its target may be given later (a server started after the functions' environment is set). */
   proxy(target?: string): Promise<GateProxy>;
+  /** Resolves once `count` requests have arrived (held or not): an SDK's retry of a held attempt, say. */
+  arrived(count: number): Promise<void>;
   /** Holds every request from step `step` (an index into `steps`) on. */
   pauseAt(step: number): void;
   /** Forwards the held requests and stops holding; resolves once their answers have come back. */
@@ -31,6 +33,7 @@ export function pauseGate(): PauseGate {
   const proxies: Listening[] = [];
   let pausedFrom = Infinity;
   let held: (() => Promise<void>)[] = [];
+  let waiting: { count: number; arrived: () => void }[] = [];
 
   return {
     steps,
@@ -41,6 +44,8 @@ export function pauseGate(): PauseGate {
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
         incoming.on('end', () => {
           const step = steps.push(targetOf(incoming)) - 1;
+          for (const waiter of waiting.filter(({ count }) => count <= steps.length)) waiter.arrived();
+          waiting = waiting.filter(({ count }) => count > steps.length);
           const send = (): Promise<void> =>
             new Promise((answered) => {
               if (!target) throw new Error('the gate proxy has no target yet');
@@ -71,6 +76,7 @@ export function pauseGate(): PauseGate {
       proxies.push(listening);
       return { ...listening, forwardTo: (next) => void (target = next) };
     },
+    arrived: (count) => (count <= steps.length ? Promise.resolve() : new Promise((arrived) => void waiting.push({ count, arrived }))),
     pauseAt: (step) => void (pausedFrom = step),
     resume: async () => {
       pausedFrom = Infinity;

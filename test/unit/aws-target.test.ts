@@ -144,6 +144,27 @@ describe('a credential failure says how to fix it', () => {
     expect(message).not.toMatch(/^ {2}--profile <name>/m);
   });
 
+  it.each([
+    ['no AWS files', undefined],
+    ['an IAM Identity Center profile', 'ops'],
+  ])(
+    '%s: the fixes need no AWS CLI (variables, the credentials file); its commands come after, said to be optional',
+    async (_label, profile) => {
+      if (profile)
+        writeAws(
+          'config',
+          `[profile ${profile}]\nsso_session = corp\n\n[sso-session corp]\nsso_start_url = https://corp.awsapps.com/start\n`,
+        );
+      const message = await explainFailure(sdkFailure, { HOME: home, ...(profile ? { AWS_PROFILE: profile } : {}) });
+      const [fixes = '', withCli = ''] = message.split('Or, with the AWS CLI (optional):\n');
+      expect(fixes).toContain('Fix it with one of (no AWS CLI needed):');
+      expect(fixes).not.toMatch(/^ +aws /m);
+      expect(fixes).toMatch(/^ {2}AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY /m);
+      expect(fixes).toContain(`in ${credentials()}: aws_access_key_id = … and aws_secret_access_key = … lines`);
+      expect(withCli).toMatch(/^ {2}aws configure sso /m);
+    },
+  );
+
   it('any other failure keeps its own message', async () => {
     await expect(explainFailure(new Error('Stack PetStore-dev in eu-west-1 … does not exist'), { HOME: home })).resolves.toBe(
       'Stack PetStore-dev in eu-west-1 … does not exist',
