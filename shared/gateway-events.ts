@@ -83,30 +83,36 @@ export function matchRoute(method: string, rawPath: string): RouteMatch {
   return {};
 }
 
+/**
+ * Repeated names joined with commas, as payload 2.0 joins them. A Map, then own properties, as Lambda's JSON.parse
+ * makes them: assigned to `{}`, `__proto__` would set the prototype (and vanish from the handler's view) and
+ * `constructor` would find Object's.
+ */
+function joinRepeated(pairs: Iterable<readonly [string, string]>): Record<string, string> {
+  const joined = new Map<string, string>();
+  for (const [name, value] of pairs) {
+    const earlier = joined.get(name);
+    joined.set(name, earlier === undefined ? value : `${earlier},${value}`);
+  }
+  return Object.fromEntries(joined);
+}
+
 /** Payload 2.0: header names lower-cased, repeated headers joined with commas, cookies apart. */
 function collectHeaders(rawHeaders: readonly string[]): { headers: Record<string, string>; cookies: string[] } {
-  const headers: Record<string, string> = {};
+  const pairs: [string, string][] = [];
   const cookies: string[] = [];
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
     const name = (rawHeaders[index] as string).toLowerCase();
     const value = rawHeaders[index + 1] as string;
     if (name === 'cookie') cookies.push(...value.split(';').flatMap((cookie) => cookie.trim() || []));
-    else headers[name] = name in headers ? `${headers[name]},${value}` : value;
+    else pairs.push([name, value]);
   }
-  return { headers, cookies };
+  return { headers: joinRepeated(pairs), cookies };
 }
 
 /** Payload 2.0: repeated query parameters joined with commas, values percent-decoded. */
 function collectQuery(rawQueryString: string): Record<string, string> | undefined {
-  if (rawQueryString === '') return undefined;
-  // A Map, then own properties, as Lambda's JSON.parse makes them: assigned to `{}`, `__proto__` would set the prototype
-  // (and vanish from the handler's view) and `constructor` would find Object's.
-  const query = new Map<string, string>();
-  for (const [name, value] of new URLSearchParams(rawQueryString)) {
-    const earlier = query.get(name);
-    query.set(name, earlier === undefined ? value : `${earlier},${value}`);
-  }
-  return Object.fromEntries(query);
+  return rawQueryString === '' ? undefined : joinRepeated(new URLSearchParams(rawQueryString));
 }
 
 const TEXT_CONTENT_TYPE = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|x-www-form-urlencoded)\b)/i;
