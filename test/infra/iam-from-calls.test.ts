@@ -25,7 +25,8 @@ import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { TABLE_ACCESS, type FunctionName } from '#shared/table-access';
 import type { TableKey } from '#shared/tables';
 import { newUser, type SignedIn } from '../support/cognito-users';
-import { freshTables } from '../support/local-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { freshTables, testDocumentClient } from '../support/local-dynamodb';
 import { sdkCallRecorder, type RecordedCall } from '../support/sdk-call-recorder';
 import { startFaultProxy, type FaultProxy } from '../support/tcp-proxy';
 
@@ -120,6 +121,27 @@ async function driveAccount(user: SignedIn, other: SignedIn): Promise<void> {
   await expectAnswer(204, 'DELETE', '/account', { bearer: user.accessToken });
 }
 
+/**
+ * At the cap with stale slots, as creates ended before their undo leave them (a slot older than a minute whose key was
+ * never stored): the next create repairs them, reading the account's active keys by index, and succeeds.
+ */
+async function driveStaleSlots(user: SignedIn): Promise<void> {
+  await createKey(user);
+  const stale = Array.from(
+    { length: MAX_ACTIVE_KEYS_PER_ACCOUNT - 1 },
+    (_, index) => `2020-01-01T00:00:00.000Z|key_stale${index}|hash${index}`,
+  );
+  await testDocumentClient().send(
+    new UpdateCommand({
+      TableName: tableNames.accounts,
+      Key: { accountId: user.sub },
+      UpdateExpression: 'ADD activeKeys :stale',
+      ExpressionAttributeValues: { ':stale': new Set(stale) },
+    }),
+  );
+  await createKey(user);
+}
+
 /** DynamoDB out of reach: each function fails with 503, and tries no call of another kind on its way. */
 async function driveRefusedDynamoDb(user: SignedIn): Promise<void> {
   if (!proxy) throw new Error('the proxy starts in beforeAll');
@@ -170,9 +192,10 @@ beforeAll(async () => {
     corsOrigins: [ALLOWED_ORIGIN],
   });
 
-  const [user, other, refused] = await Promise.all([newUser(accounts), newUser(accounts), newUser(accounts)]);
+  const [user, other, refused, repaired] = await Promise.all([newUser(accounts), newUser(accounts), newUser(accounts), newUser(accounts)]);
   await drivePetsAndMessages(user);
   await driveAccount(user, other);
+  await driveStaleSlots(repaired);
   await driveRefusedDynamoDb(refused);
 }, 100_000);
 

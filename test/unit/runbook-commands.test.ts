@@ -136,7 +136,7 @@ it('a stack with more than 100 resources is read with list-stack-resources, whic
 it('every `npm run` of a doc names a script of package.json', () => {
   const scripts = Object.keys((JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: object }).scripts);
   const named = lines.flatMap(({ doc, line }) =>
-    [...line.matchAll(/npm run (?:--silent )?([a-z:-]+)/g)].map((match) => `${doc}: ${match[1]}`),
+    [...line.matchAll(/npm run (?:--silent )?([a-z0-9:-]+)/g)].map((match) => `${doc}: ${match[1]}`),
   );
   expect(named.length).toBeGreaterThan(20);
   expect(named.filter((entry) => !scripts.includes(entry.split(': ')[1] ?? ''))).toEqual([]);
