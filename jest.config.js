@@ -47,6 +47,7 @@ const SLOW_IN_QUICK_FOLDERS = [
   'sdk/types.test.ts',
   'unit/aws-target.test.ts',
   'unit/logs-cli.test.ts',
+  'unit/promotion-check.test.ts',
   'unit/text.test.ts',
 ];
 const PROXIED_FAULTS = ['faults/dynamodb-unreachable.test.ts', 'faults/dynamodb-throttled.test.ts', 'faults/deadlines.test.ts'];
