@@ -27,19 +27,24 @@ function promotionVerdict(stage: string, candidate: string, deployed: string): V
   if (!git('cat-file', '-e', `${deployed}^{commit}`)) {
     return { go: false, why: `${stage} runs ${deployed}, which this clone's history does not hold (rewritten, or a shallow clone)` };
   }
-  if (git('merge-base', '--is-ancestor', deployed, candidate)) return { go: true, why: `${candidate} contains ${deployed}, which ${stage} runs` };
+  if (git('merge-base', '--is-ancestor', deployed, candidate))
+    return { go: true, why: `${candidate} contains ${deployed}, which ${stage} runs` };
   return {
     go: false,
     why: `${stage} runs ${deployed}, which ${candidate} does not contain: this deploy would take ${stage} back. Deploy a newer run instead.`,
   };
 }
 
-const { values } = parseArgs({ options: { stage: { type: 'string' }, candidate: { type: 'string' }, deployed: { type: 'string', default: '' } } });
+const { values } = parseArgs({
+  options: { stage: { type: 'string' }, candidate: { type: 'string' }, deployed: { type: 'string', default: '' } },
+});
 if (!values.stage || !values.candidate) {
   console.error('usage: node scripts/promotion-check.ts --stage <stage> --candidate <sha> [--deployed <sha>]');
   process.exit(2);
 }
 const verdict = promotionVerdict(values.stage, values.candidate, values.deployed.trim());
 // On GitHub, an error annotation puts the refusal on the run's page.
-console.log(verdict.go ? `promotion-check: ${verdict.why}` : `${process.env.GITHUB_ACTIONS ? '::error::' : ''}promotion refused: ${verdict.why}`);
+console.log(
+  verdict.go ? `promotion-check: ${verdict.why}` : `${process.env.GITHUB_ACTIONS ? '::error::' : ''}promotion refused: ${verdict.why}`,
+);
 process.exit(verdict.go ? 0 : 1);
