@@ -44,15 +44,15 @@ export interface CiConfig {
 }
 
 /** config/ci.json, refused with the key to fill in while it holds the placeholder; `stages`: the `-c stages=` context. */
-export function parseCiConfig(file: { repository?: unknown; oidcProviderExists?: unknown }, stages?: unknown): CiConfig {
+export function parseCiConfig(file: { repository?: unknown; oidcProviderExists?: unknown }, stages?: string): CiConfig {
   const { repository, oidcProviderExists } = file;
   if (typeof repository !== 'string' || !/^[\w.-]+\/[\w.-]+$/.test(repository)) {
     throw new Error(`config/ci.json: set "repository" to the GitHub repository's <owner>/<name> (it is ${JSON.stringify(repository)})`);
   }
-  const named = stages === undefined ? [...PIPELINE_STAGES] : String(stages).split(',');
+  const named = stages === undefined ? [...PIPELINE_STAGES] : stages.split(',');
   const unknown = named.filter((stage) => !(PIPELINE_STAGES as readonly string[]).includes(stage));
   if (named.length === 0 || unknown.length > 0) {
-    throw new Error(`-c stages=${String(stages)}: name the stages this account holds, among ${PIPELINE_STAGES.join(', ')}`);
+    throw new Error(`-c stages=${stages ?? ''}: name the stages this account holds, among ${PIPELINE_STAGES.join(', ')}`);
   }
   return { repository, oidcProviderExists: oidcProviderExists === true, stages: named as PipelineStage[] };
 }
