@@ -12,7 +12,7 @@ const app = new App();
 try {
   const config = parseCiConfig(
     JSON.parse(readFileSync(new URL('../config/ci.json', import.meta.url), 'utf8')) as object,
-    app.node.tryGetContext('stages'),
+    app.node.tryGetContext('stages') as string | undefined,
   );
   new PetStoreCiStack(app, 'PetStore-ci', { config, tags: { service: 'petstore' } });
 } catch (error) {
