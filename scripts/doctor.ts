@@ -5,6 +5,7 @@
  */
 import { APIGatewayClient, GetAccountCommand as GetApiGatewayAccountCommand } from '@aws-sdk/client-api-gateway';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { CloudFrontClient, paginateListDistributions } from '@aws-sdk/client-cloudfront';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -32,6 +33,8 @@ const EDGE_REGION = 'us-east-1';
 const MIN_BOOTSTRAP_VERSION = 6;
 /** Lambda refuses a reservation that leaves fewer unreserved concurrent executions than this in the Region. */
 const UNRESERVED_MINIMUM = 100;
+/** CloudFront's default quota of distributions per account. */
+const DEFAULT_DISTRIBUTIONS = 200;
 /** What AWS grants an account by default; asked for when a new account's reduced quota is short. */
 const DEFAULT_LAMBDA_CONCURRENCY = 1_000;
 
@@ -149,6 +152,33 @@ async function sesSender(identity: string, target: AwsTarget, settings: ClientSe
     return [identityCheck, accessCheck];
   } finally {
     ses.destroy();
+  }
+}
+
+/** Distributions a stage adds: its portal's, and with a front door one per API (lib/petstore-front-door.ts). */
+const distributionsOf = (options: StageOptions): number => 1 + (options.frontDoor ? 3 : 0);
+
+/**
+ * Whether these credentials reach CloudFront (an organization's policy can deny it), and how many distributions the
+ * account holds beside the ones the stage adds. Whether AWS has verified a new account for its first distribution no
+ * API tells: the deploy's first CloudFront resource says so, and AWS Support lifts it.
+ */
+async function cloudFront(options: StageOptions, settings: ClientSettings): Promise<Check> {
+  const client = new CloudFrontClient({ ...settings, region: EDGE_REGION });
+  try {
+    let held = 0;
+    for await (const page of paginateListDistributions({ client }, {})) held += page.DistributionList?.Quantity ?? 0;
+    const adds = distributionsOf(options);
+    const detail = `the account has ${held} distributions and the stage adds ${adds}`;
+    if (held + adds <= DEFAULT_DISTRIBUTIONS) return { name: 'CloudFront', ok: true, detail: `usable by these credentials: ${detail}` };
+    return {
+      name: 'CloudFront',
+      ok: false,
+      detail: `${detail}, over the default quota of ${DEFAULT_DISTRIBUTIONS} (ignore this if AWS raised the account's)`,
+      fix: quotaRequest('cloudfront', 'L-24B04930', held + adds, EDGE_REGION),
+    };
+  } finally {
+    client.destroy();
   }
 }
 
@@ -272,6 +302,7 @@ export async function doctor(argv: string[], settings: ClientSettings = {}, say:
     ...(sender
       ? [attempt(`SES identity ${sender}`, 'ses:GetEmailIdentity and ses:GetAccount', () => sesSender(sender, target, client))]
       : []),
+    attempt('CloudFront', 'cloudfront:ListDistributions', () => cloudFront(options, client)),
     ...(options.stageCheckMinutes
       ? [
           attempt("stage check's key", 'cloudformation:DescribeStacks, secretsmanager:GetSecretValue and dynamodb:GetItem', () =>

@@ -18,6 +18,8 @@ interface Account {
   readonly productionAccess: boolean;
   /** Actions the caller may not call, answered AccessDenied. */
   readonly denied?: readonly string[];
+  /** CloudFront distributions the account holds. @default 0 */
+  readonly distributions?: number;
   /** The stage's stack, deployed: what its stage check's secret holds, and whether the API-keys table has that key live. */
   readonly deployed?: { readonly secret: 'key' | 'generated'; readonly record: 'live' | 'revoked' | 'absent' };
 }
@@ -73,7 +75,7 @@ function answer(service: string, region: string, method: string, path: string, f
   calls.push(`${service} ${region} ${action}`);
   if (account.denied?.includes(`${service}:${action}`)) {
     const message = `User: arn:aws:iam::123456789012:user/alice is not authorized to perform: ${service}:${action}`;
-    return service === 'cloudformation' || service === 'sts'
+    return service === 'cloudformation' || service === 'sts' || service === 'cloudfront'
       ? { status: 403, body: queryError('AccessDenied', message), type: 'text/xml' }
       : { status: 403, body: JSON.stringify({ message }), errorType: 'AccessDeniedException' };
   }
@@ -119,6 +121,10 @@ function answer(service: string, region: string, method: string, path: string, f
       status: 200,
       body: JSON.stringify({ Item: record === 'revoked' ? { ...item, revokedAt: { S: '2026-01-02T03:04:05.000Z' } } : item }),
     };
+  }
+  if (service === 'cloudfront' && action === 'GET /2020-05-31/distribution') {
+    const list = `<DistributionList xmlns="http://cloudfront.amazonaws.com/doc/2020-05-31/"><Marker></Marker><MaxItems>100</MaxItems><IsTruncated>false</IsTruncated><Quantity>${account.distributions ?? 0}</Quantity></DistributionList>`;
+    return { status: 200, body: list, type: 'text/xml' };
   }
   if (service === 'lambda' && action === 'GET /2016-08-19/account-settings') {
     const { limit, unreserved } = account.concurrency;
@@ -229,8 +235,9 @@ it('a new account fails prod with the fix of each failure: the us-east-1 bootstr
     'FAIL SES production access: the account is in the SES sandbox in eu-west-1: it sends only to verified addresses, so strangers cannot sign up',
     "     fix: aws sesv2 put-account-details --production-access-enabled --mail-type TRANSACTIONAL --website-url <the portal's address> --region eu-west-1",
     '     fix: (AWS reviews the request, usually within a day)',
+    'ok   CloudFront: usable by these credentials: the account has 0 distributions and the stage adds 4',
     "ok   stage check's key: PetStore-prod is not deployed yet: its check mints its key at its first run",
-    '4 of 10 checks failed',
+    '4 of 11 checks failed',
   ]);
   // Read-only calls, each in the Region it concerns.
   expect(calls.sort()).toEqual(
@@ -243,6 +250,7 @@ it('a new account fails prod with the fix of each failure: the us-east-1 bootstr
       'apigateway eu-west-1 GET /account',
       'ses eu-west-1 GET /v2/email/identities/no-reply%40example.com',
       'ses eu-west-1 GET /v2/email/account',
+      'cloudfront us-east-1 GET /2020-05-31/distribution',
     ].sort(),
   );
 });
@@ -251,7 +259,7 @@ it('a healthy account passes prod, and the doctor exits 0', async () => {
   const { code, lines } = await run(HEALTHY, ...PROD_FILLED_IN);
   expect(lines.filter((line) => !line.startsWith('ok   '))).toEqual([
     'Stack PetStore-prod in eu-west-1 (region: --region)',
-    '10 checks ok: ready to deploy prod',
+    '11 checks ok: ready to deploy prod',
   ]);
   expect(code).toBe(0);
 });
@@ -261,7 +269,7 @@ it('dev deploys on a new account: it reserves no concurrency and has no front do
   expect(lines).toContain(
     'ok   Lambda concurrency: the account has 10 concurrent executions in eu-west-1, 10 unreserved; the stage reserves none',
   );
-  expect(lines.at(-1)).toBe('6 checks ok: ready to deploy dev');
+  expect(lines.at(-1)).toBe('7 checks ok: ready to deploy dev');
   expect(code).toBe(0);
 });
 
@@ -329,6 +337,29 @@ it('without --stage it says which stages there are, and calls nothing', async ()
   expect(code).toBe(2);
   expect(lines[0]).toBe('--stage must be one of dev, staging, prod');
   expect(calls).toEqual([]);
+});
+
+describe('CloudFront, which every stage uses (its portal; with a front door, one distribution per API)', () => {
+  it('an account an organization policy keeps from CloudFront fails, naming the permission', async () => {
+    const { code, lines } = await run({ ...HEALTHY, denied: ['cloudfront:GET /2020-05-31/distribution'] }, '--stage', 'dev');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^FAIL CloudFront: AccessDenied: User: .* is not authorized to perform: cloudfront:/),
+        '     fix: let these credentials call cloudfront:ListDistributions (read-only), or run the doctor with credentials that may',
+      ]),
+    );
+    expect(code).toBe(1);
+  });
+
+  it("an account whose distributions and the stage's would pass the default quota fails with the quota request", async () => {
+    const { lines } = await run({ ...HEALTHY, distributions: 198 }, ...PROD_FILLED_IN);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        "FAIL CloudFront: the account has 198 distributions and the stage adds 4, over the default quota of 200 (ignore this if AWS raised the account's)",
+        '     fix: aws service-quotas request-service-quota-increase --service-code cloudfront --quota-code L-24B04930 --desired-value 202 --region us-east-1',
+      ]),
+    );
+  });
 });
 
 describe("after a deploy, the stage check's key", () => {
