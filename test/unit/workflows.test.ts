@@ -38,6 +38,7 @@ describe('the pipeline promotes one build', () => {
     readonly run?: string;
     readonly if?: string;
     readonly with?: Record<string, string | number>;
+    readonly env?: Record<string, string>;
   }
   interface Job {
     readonly needs?: string | string[];
@@ -56,6 +57,10 @@ describe('the pipeline promotes one build', () => {
       /for stage in staging prod; do\s+npm run cdk -- synth .*--output "release\/assembly\/\$stage"/,
     );
     expect(runs('build').join('\n')).toContain('cp -R node_modules/aws-cdk release/cdk');
+    // In the Region the stages deploy to (a front door's edge stack is placed from it), without AWS credentials.
+    const synth = jobs.build?.steps.find((step) => step.run?.includes('cdk -- synth'));
+    expect(synth?.env).toEqual({ AWS_REGION: '${{ vars.AWS_REGION }}', AWS_EC2_METADATA_DISABLED: 'true' });
+    expect(jobs.build?.steps.some((step) => step.uses?.startsWith('aws-actions/configure-aws-credentials@'))).toBe(false);
     const upload = jobs.build?.steps.find((step) => step.uses?.startsWith('actions/upload-artifact@'));
     expect(upload?.with).toMatchObject({ name: 'release', path: 'release/' });
   });
