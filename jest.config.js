@@ -48,6 +48,7 @@ const SLOW_IN_QUICK_FOLDERS = [
   'sdk/types.test.ts',
   'unit/aws-target.test.ts',
   'unit/logs-cli.test.ts',
+  'unit/promotion-check.test.ts',
   'unit/text.test.ts',
 ];
 /** The one fault that stops and restarts the database engine itself: a process, so in the lane. */

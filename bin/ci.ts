@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-/** PetStore-ci, apart from the stages: `npm run cdk:ci -- deploy`, once per account, with admin credentials (docs/pipeline.md). */
+/**
+ * PetStore-ci, apart from the stages: `npm run cdk:ci -- deploy -c stages=<the stages this account holds>`, once per
+ * account, with admin credentials (docs/pipeline.md). Without `-c stages`, one account holds staging and prod.
+ */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { readFileSync } from 'node:fs';
@@ -7,7 +10,10 @@ import { parseCiConfig, PetStoreCiStack } from '#lib/petstore-ci-stack';
 
 const app = new App();
 try {
-  const config = parseCiConfig(JSON.parse(readFileSync(new URL('../config/ci.json', import.meta.url), 'utf8')) as object);
+  const config = parseCiConfig(
+    JSON.parse(readFileSync(new URL('../config/ci.json', import.meta.url), 'utf8')) as object,
+    app.node.tryGetContext('stages') as string | undefined,
+  );
   new PetStoreCiStack(app, 'PetStore-ci', { config, tags: { service: 'petstore' } });
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

@@ -26,7 +26,7 @@ export interface PetStoreStageCheckProps extends PetStoreFunctionDefaults {
 /**
  * The smoke checks (lambda/handlers/stage-check.ts) as two functions: one every few minutes through the public URLs
  * (every other alarm needs traffic), one as each deployment group's BeforeAllowTraffic hook. Both call with the
- * check's own key, which the operator puts into a secret (docs/runbooks.md).
+ * check's own key, kept in a secret, which the check mints on a fresh stage (docs/runbooks.md).
  */
 const TWO_OF_THREE = { evaluationPeriods: 3, datapointsToAlarm: 2 };
 
@@ -45,7 +45,7 @@ export class PetStoreStageCheck extends Construct {
     this.keySecretArn = key.secretArn;
     Validations.of(key).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'An API key of the service, issued and revoked with npm run keys.',
+      reason: 'An API key of the service: minted by the check itself, replaced with npm run keys -- rotate-stage-check.',
     });
     // No alias of its own: nothing routes to it but its schedule and CodeDeploy.
     const { trafficShift: _notShifted, ...config } = props.config;
@@ -60,6 +60,8 @@ export class PetStoreStageCheck extends Construct {
         timeout,
       });
       key.grantRead(fn.role);
+      // A fresh stage's secret holds no key yet: the check mints one and keeps it there.
+      fn.role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:PutSecretValue'], resources: [key.secretArn] }));
       // One run per call: Lambda retries a failed asynchronous invocation twice by default.
       fn.function.configureAsyncInvoke({ retryAttempts: 0 });
       return fn;

@@ -1,18 +1,23 @@
 /**
  * `npm run doctor -- --stage prod`: before a first deploy, checks with read-only calls that the account and Region
- * fit config/<stage>.json. Each FAIL prints the command or edit that fixes it, and exits 1.
+ * fit config/<stage>.json; after it, that the stage check's key is live. Each FAIL prints the command or edit that
+ * fixes it, and exits 1.
  */
 import { APIGatewayClient, GetAccountCommand as GetApiGatewayAccountCommand } from '@aws-sdk/client-api-gateway';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { CloudFrontClient, paginateListDistributions } from '@aws-sdk/client-cloudfront';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetAccountCommand as GetSesAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import { hashApiKey, isWellFormedApiKey } from '#auth/api-keys';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { functionRecipe } from '#shared/function-recipe';
 import { ALL_ROUTES, type ApiName } from '#shared/routes';
 import { overridesOf, PLACEHOLDER, readStageOptions, stageFileOf, type StageOptions } from '#shared/stage-options';
 import { DEFAULT_ROUTE_KEY, PREFLIGHT_ROUTE_KEY, routeKeyOf, routeThrottle, throttlingOf } from '#shared/stage-throttling';
-import { STAGES, type StageName } from '#shared/stages';
+import { stackNameOf, STAGES, type StageName } from '#shared/stages';
 import { clientConfigOf, parseStageArgs, runOperatorCommand, stageTarget, TARGET_USAGE, type AwsTarget } from './aws-target';
 
 const USAGE = `Usage: npm run doctor -- --stage <${STAGES.join('|')}> [options]
@@ -28,6 +33,8 @@ const EDGE_REGION = 'us-east-1';
 const MIN_BOOTSTRAP_VERSION = 6;
 /** Lambda refuses a reservation that leaves fewer unreserved concurrent executions than this in the Region. */
 const UNRESERVED_MINIMUM = 100;
+/** CloudFront's default quota of distributions per account. */
+const DEFAULT_DISTRIBUTIONS = 200;
 /** What AWS grants an account by default; asked for when a new account's reduced quota is short. */
 const DEFAULT_LAMBDA_CONCURRENCY = 1_000;
 
@@ -148,6 +155,73 @@ async function sesSender(identity: string, target: AwsTarget, settings: ClientSe
   }
 }
 
+/** Distributions a stage adds: its portal's, and with a front door one per API (lib/petstore-front-door.ts). */
+const distributionsOf = (options: StageOptions): number => 1 + (options.frontDoor ? 3 : 0);
+
+/**
+ * Whether these credentials reach CloudFront (an organization's policy can deny it), and how many distributions the
+ * account holds beside the ones the stage adds. Whether AWS has verified a new account for its first distribution no
+ * API tells: the deploy's first CloudFront resource says so, and AWS Support lifts it.
+ */
+async function cloudFront(options: StageOptions, settings: ClientSettings): Promise<Check> {
+  const client = new CloudFrontClient({ ...settings, region: EDGE_REGION });
+  try {
+    let held = 0;
+    for await (const page of paginateListDistributions({ client }, {})) held += page.DistributionList?.Quantity ?? 0;
+    const adds = distributionsOf(options);
+    const detail = `the account has ${held} distributions and the stage adds ${adds}`;
+    if (held + adds <= DEFAULT_DISTRIBUTIONS) return { name: 'CloudFront', ok: true, detail: `usable by these credentials: ${detail}` };
+    return {
+      name: 'CloudFront',
+      ok: false,
+      detail: `${detail}, over the default quota of ${DEFAULT_DISTRIBUTIONS} (ignore this if AWS raised the account's)`,
+      fix: quotaRequest('cloudfront', 'L-24B04930', held + adds, EDGE_REGION),
+    };
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * After a deploy: the key in the stage check's secret is registered and not revoked. The key stays in memory: only
+ * its id is printed. Before the first deploy there is nothing to check; the check mints its key at its first run.
+ */
+async function stageCheckKey(stage: StageName, target: AwsTarget, settings: ClientSettings): Promise<Check> {
+  const name = "stage check's key";
+  const stackName = stackNameOf(stage);
+  const fix = `npm run keys -- rotate-stage-check --stage ${stage}`;
+  const client = { ...settings, region: target.region };
+  const cloudFormation = new CloudFormationClient(client);
+  const secrets = new SecretsManagerClient(client);
+  const dynamoDb = new DynamoDBClient(client);
+  try {
+    const stacks = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName })).catch((error: unknown) => {
+      if (error instanceof Error && /does not exist/.test(error.message)) return undefined;
+      throw error;
+    });
+    if (!stacks) return { name, ok: true, detail: `${stackName} is not deployed yet: its check mints its key at its first run` };
+    const outputs = new Map(stacks.Stacks?.[0]?.Outputs?.map((output) => [output.OutputKey, output.OutputValue]));
+    const [secretId, table] = [outputs.get('StageCheckKeySecret'), outputs.get('ApiKeysTableName')];
+    if (!secretId || !table) return { name, ok: false, detail: `${stackName} has no StageCheckKeySecret or ApiKeysTableName output`, fix };
+    const { SecretString: held = '' } = await secrets.send(new GetSecretValueCommand({ SecretId: secretId }));
+    if (!isWellFormedApiKey(held)) {
+      return { name, ok: false, detail: 'its secret holds no key yet: the check mints one at its first run, within minutes', fix };
+    }
+    const { Item } = await dynamoDb.send(
+      new GetItemCommand({ TableName: table, Key: { keyHash: { S: hashApiKey(held) } }, ConsistentRead: true }),
+    );
+    const keyId = Item?.keyId?.S;
+    if (!keyId) return { name, ok: false, detail: `the key in its secret is not in ${table}`, fix };
+    const revokedAt = Item.revokedAt?.S;
+    if (revokedAt) return { name, ok: false, detail: `${keyId}, in its secret, was revoked at ${revokedAt}`, fix };
+    return { name, ok: true, detail: `${keyId}, in its secret, is live in ${table}` };
+  } finally {
+    cloudFormation.destroy();
+    secrets.destroy();
+    dynamoDb.destroy();
+  }
+}
+
 /** A check that could not ask AWS is a FAIL that says what the credentials may not do. */
 const attempt = (name: string, action: string, check: () => Promise<Check | Check[]>): Promise<Check[]> =>
   check().then(
@@ -223,6 +297,14 @@ export async function doctor(argv: string[], settings: ClientSettings = {}, say:
     attempt('API Gateway throttle', 'apigateway:GET on /account', () => apiGatewayThrottle(options, target, client, stage)),
     ...(sender
       ? [attempt(`SES identity ${sender}`, 'ses:GetEmailIdentity and ses:GetAccount', () => sesSender(sender, target, client))]
+      : []),
+    attempt('CloudFront', 'cloudfront:ListDistributions', () => cloudFront(options, client)),
+    ...(options.stageCheckMinutes
+      ? [
+          attempt("stage check's key", 'cloudformation:DescribeStacks, secretsmanager:GetSecretValue and dynamodb:GetItem', () =>
+            stageCheckKey(stage, target, client),
+          ),
+        ]
       : []),
   ]);
   checks.push(...results.flat());

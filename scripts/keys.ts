@@ -1,7 +1,9 @@
 /**
- * `npm run keys -- create|list|revoke`: API keys of the local store (`npm start`'s) or of a deployed stage (`--stage`).
+ * `npm run keys -- create|list|revoke`: API keys of the local store (`npm start`'s) or of a deployed stage (`--stage`);
+ * `rotate-stage-check`: a new key for a stage's stage check, in its secret, the one it replaces revoked.
  */
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateAccountId } from '#auth/api-keys';
@@ -9,6 +11,7 @@ import { createDocumentClient } from '#data/dynamodb-client';
 import { DynamoAccountKeys } from '#data/repositories/account-keys';
 import type { ApiKeyRecord } from '#auth/key-record';
 import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
+import { rotateStageCheckKey, secretsManagerKeySecret, type KeySecret } from '#data/stage-check-key';
 import { MAX_ACTIVE_KEYS_PER_ACCOUNT, MAX_KEYS_CREATED_PER_DAY } from '#contract/account-limits';
 import { accountOfEmail, localAccountOfEmail } from '#local/identity/account-lookup';
 import { AUTH_CACHE_TTL_MS } from '#auth/settings';
@@ -39,6 +42,8 @@ Commands:
                                                   (it shows up in their portal); at most ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys per account
   list                                            list keys (id, account, created, revoked)
   revoke <keyId>                                  revoke a key; refused everywhere within ${AUTH_CACHE_TTL_MS / 1000} s
+  rotate-stage-check --stage <staging|prod>       give the stage check a new key (kept in its secret, never printed)
+                                                  and revoke the one it had
 
 Options:
   --stage <${STAGES.join('|')}>  target that stage's deployed stack instead of the local store
@@ -52,6 +57,8 @@ interface Target {
   readonly keys: DynamoApiKeyRepository;
   readonly accountKeys: DynamoAccountKeys;
   accountOf(email: string): Promise<string | undefined>;
+  /** A deployed stage's: the secret its stage check calls with. */
+  stageCheckSecret?(): KeySecret;
   readonly where: string;
   /** When the database does not answer: which one it is, and what to check. */
   readonly unanswered: string;
@@ -67,10 +74,12 @@ async function deployedTarget(stage: StageName, options: AwsTargetOptions): Prom
   const db = createDocumentClient(undefined, aws.region);
   const keys = new DynamoApiKeyRepository(db, tableName);
   const cognito = new CognitoIdentityProviderClient(clientConfigOf(aws));
+  const secrets = new SecretsManagerClient(clientConfigOf(aws));
   return {
     keys,
     accountKeys: new DynamoAccountKeys(db, keys, output('AccountsTableName')),
     accountOf: (email) => accountOfEmail(cognito, output('UserPoolId'), email),
+    stageCheckSecret: () => secretsManagerKeySecret(secrets, output('StageCheckKeySecret')),
     where: `${stackName} (${tableName})`,
     unanswered:
       `DynamoDB in ${aws.region} (https://dynamodb.${aws.region}.amazonaws.com) did not answer. Check this machine's way out: ` +
@@ -78,6 +87,7 @@ async function deployedTarget(stage: StageName, options: AwsTargetOptions): Prom
     close: () => {
       db.destroy();
       cognito.destroy();
+      secrets.destroy();
       return Promise.resolve();
     },
   };
@@ -153,12 +163,16 @@ async function run(argv: string[]): Promise<number> {
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
-  if (!['create', 'list', 'revoke'].includes(command)) {
+  if (!['create', 'list', 'revoke', 'rotate-stage-check'].includes(command)) {
     console.error(`unknown command: ${command}\n\n${USAGE}`);
     return 2;
   }
   if (command === 'revoke' && rest.length !== 1) {
     console.error('revoke needs exactly one key id (see `list`)');
+    return 2;
+  }
+  if (command === 'rotate-stage-check' && values.stage === undefined) {
+    console.error('rotate-stage-check needs --stage: the local store has no stage check');
     return 2;
   }
   if (values.email !== undefined && values.account !== undefined) {
@@ -223,6 +237,14 @@ async function runCommand(
       records,
       records.length === 0 ? `No keys in ${target.where}.` : records.map((record) => describeKey({ ...record, keyHash: '' })).join('\n'),
     );
+  } else if (command === 'rotate-stage-check') {
+    const secret = target.stageCheckSecret?.();
+    if (!secret) throw new Error('rotate-stage-check needs --stage');
+    const rotated = await rotateStageCheckKey(secret, target.keys);
+    const revoked = rotated.revokedKeyId
+      ? `; ${rotated.revokedKeyId} is revoked, refused everywhere within ${AUTH_CACHE_TTL_MS / 1000} s`
+      : '; its secret held no key before';
+    print(rotated, `The stage check of ${target.where} now calls with ${rotated.keyId}, kept in its secret${revoked}.`);
   } else {
     const keyId = rest[0] as string;
     const revoked = await target.keys.revoke(keyId, new Date());

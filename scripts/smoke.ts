@@ -25,6 +25,8 @@ interface Session {
   readonly revoke?: () => Promise<void>;
   /** Waits until no authorizer instance can still admit a key revoked now. */
   readonly outwaitCache?: () => Promise<void>;
+  /** Checks only this session can make (the rehearsal's: the pre-traffic hook of a fresh stage). */
+  readonly moreChecks?: () => Promise<CheckResult[]>;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,12 @@ async function rehearsalSession(stage: string, assemblyDir: string): Promise<Ses
     outwaitCache: async () => {
       console.log("(revoked the temporary key; ended every function's sandbox, the authorizer's cache with it)");
       await rehearsal.recycle();
+    },
+    moreChecks: async () => {
+      const name = "a fresh stage's pre-traffic hook passes, its check minting its own key";
+      const { verdict, keyKept } = await rehearsal.preTraffic();
+      const passed = verdict === 'Succeeded' && keyKept;
+      return [{ name, outcome: passed ? 'pass' : 'fail', detail: `verdict ${verdict}; ${keyKept ? 'a key' : 'no key'} in its secret` }];
     },
     close: async () => {
       db.destroy();
@@ -149,6 +157,10 @@ async function main(argv: string[]): Promise<number> {
     if (session.revoke && values['no-revocation-wait']) await session.revoke();
     results.push(revocation);
     console.log(line(revocation));
+    for (const result of (await session.moreChecks?.()) ?? []) {
+      results.push(result);
+      console.log(line(result));
+    }
     console.log(
       `Created: ${run.created.pets.length} pets (${run.created.pets.join(', ') || 'none'}), ${run.created.messages.length} messages (${run.created.messages.join(', ') || 'none'})${session.revoke ? `, one temporary key of ${SMOKE_ACCOUNT_ID} (revoked)` : ''}`,
     );

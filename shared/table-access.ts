@@ -51,8 +51,9 @@ export const TABLE_ACCESS: Readonly<Record<FunctionName, readonly TableAccess[]>
   deleteAccount: [KEY_REVOCATIONS, ACCOUNT_KEYS_INDEX, ACCOUNT_CLAIMS],
   accountNotFound: [],
   preflight: [],
-  // Its key is read from a secret (lib/petstore-stage-check.ts).
-  stageCheck: [],
+  // Its key is read from a secret; a fresh stage's check registers the key it mints (lambda/data/stage-check-key.ts),
+  // a conditional put read back when its condition fails.
+  stageCheck: [{ table: 'apiKeys', actions: ['dynamodb:PutItem', 'dynamodb:GetItem'] }],
 };
 
 /** The tables whose names a function must be told, each once. */

@@ -8,8 +8,11 @@
  */
 import { CodeDeployClient, PutLifecycleEventHookExecutionStatusCommand } from '@aws-sdk/client-codedeploy';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { API_KEY_PREFIX } from '#auth/api-keys';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { createDocumentClient } from '#data/dynamodb-client';
+import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
+import { secretsManagerKeySecret, stageCheckKey } from '#data/stage-check-key';
+import { tableName } from '#data/table-name';
 import { fetchThrough, type LambdaFunction } from '#shared/gateway-events';
 import { log } from '#runtime/logger';
 import { FRONT_DOOR_SECRET_ENV, FRONT_DOOR_SECRET_HEADER } from '#shared/origin-headers';
@@ -26,11 +29,12 @@ const secrets = new SecretsManagerClient({});
 const lambda = new LambdaClient({});
 const codeDeploy = new CodeDeployClient({});
 
-async function checkKey(): Promise<string> {
-  const { SecretString } = await secrets.send(new GetSecretValueCommand({ SecretId: process.env[ENV.keySecret] }));
-  if (!SecretString?.startsWith(API_KEY_PREFIX)) throw new Error(`no API key in the secret yet: docs/runbooks.md, "The stage check's key"`);
-  return SecretString;
-}
+/** The check's key; on a fresh stage, one it mints itself (lambda/data/stage-check-key.ts). */
+const checkKey = (): Promise<string> =>
+  stageCheckKey(
+    secretsManagerKeySecret(secrets, process.env[ENV.keySecret] ?? ''),
+    new DynamoApiKeyRepository(createDocumentClient(), tableName('apiKeys')),
+  );
 
 /** Runs the checks, logs the failures, and names them. */
 async function failures(target: SmokeTarget): Promise<string[]> {

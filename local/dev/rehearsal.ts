@@ -12,6 +12,8 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV, USER_POOL_ID_ENV } from '#shared/accounts';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { PREFLIGHT_ROUTE, type ApiName } from '#shared/routes';
+import { isWellFormedApiKey } from '#auth/api-keys';
+import { STAGE_CHECK, STAGE_CHECK_ENV } from '#shared/stage-check';
 import { stackNameOf, type StageName } from '#shared/stages';
 import type { FunctionName } from '#shared/table-access';
 import { TABLES } from '#shared/tables';
@@ -20,6 +22,7 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION, startLocalDynamoDb } from '#local/engi
 import { emulatorEnvironment } from './function-environment';
 import { gatewayFunctions, type LambdaFunction } from '#local/gateway/functions';
 import { startLocalApi, type LocalApi } from '#local/gateway/server';
+import { startHookStandIn } from './hook-stand-in';
 
 type Resources = Record<string, { readonly Type: string; readonly Properties?: Record<string, unknown> }>;
 
@@ -126,6 +129,11 @@ export interface Rehearsal {
   readonly apiKeysTable: string;
   /** Ends every sandbox, as Lambda retires its instances: the next invocations start cold, their caches empty. */
   recycle(): Promise<void>;
+  /**
+   * The stage check's pre-traffic hook, from its bundle, as CodeDeploy runs it on a fresh stage (its secret as the
+   * stack leaves it): its verdict, and whether its secret holds a key afterwards.
+   */
+  preTraffic(): Promise<{ verdict: string; keyKept: boolean }>;
   close(): Promise<void>;
 }
 
@@ -176,15 +184,18 @@ export async function startRehearsal(stage: StageName, assemblyDir: string, cors
     };
     const environment = emulatorEnvironment(db.endpoint, cognito.endpoint);
 
-    const sandbox = (id: string) => {
+    const sandbox = (id: string, given: Readonly<Record<string, string>> = {}) => {
       type Fn = { Handler?: string; Timeout?: number; Code?: { S3Key?: string }; Environment?: { Variables?: object } };
       const { Handler = '', Timeout = 3, Code, Environment } = (resources[id]?.Properties ?? {}) as Fn;
       const asset = Object.values(assets).find((file) => Object.values(file.destinations).some((to) => to.objectKey === Code?.S3Key));
       if (!asset?.source.path) throw new Error(`${id}: its code is no asset of ${stackName}`);
       const dir = join(unpacked, id);
       cpSync(join(assemblyDir, asset.source.path), dir, { recursive: true });
-      const variables = Object.entries(Environment?.Variables ?? {}).map((variable) => valueOf(id, variable));
-      const env: Record<string, string> = { ...Object.fromEntries(variables), AWS_LAMBDA_FUNCTION_NAME: id, ...environment };
+      // Given values stand in for what the rehearsal cannot resolve (the hook's secret, the published versions).
+      const variables = Object.entries(Environment?.Variables ?? {}).flatMap((variable) =>
+        variable[0] in given ? [] : [valueOf(id, variable)],
+      );
+      const env: Record<string, string> = { ...Object.fromEntries(variables), AWS_LAMBDA_FUNCTION_NAME: id, ...environment, ...given };
       return { invoke: sandboxed(id, { env, workerData: { dir, handler: Handler } }, Timeout * 1000, stops, recycles), env };
     };
 
@@ -209,7 +220,34 @@ export async function startRehearsal(stage: StageName, assemblyDir: string, cors
     const recycle = async (): Promise<void> => {
       await Promise.all(recycles.map((end) => end()));
     };
-    return { api, environment, apiKeysTable, recycle, close };
+    const preTraffic = async (): Promise<{ verdict: string; keyKept: boolean }> => {
+      const role = `${STAGE_CHECK.name}: CodeDeploy's BeforeAllowTraffic hook`;
+      const [hookId] = ofType(resources, 'AWS::Lambda::Function', (fn) => String(fn.Description).startsWith(role))[0] ?? [];
+      if (!hookId) throw new Error(`${stackName} has no pre-traffic hook`);
+      const versions = new Map<string, LambdaFunction>();
+      const standIn = await startHookStandIn((name) => {
+        const fn = versions.get(name) ?? (name === 'authorizer' ? authorizer : routed(name as FunctionName)).invoke;
+        versions.set(name, fn);
+        return fn;
+      });
+      stops.push(() => standIn.close());
+      const hook = sandbox(hookId, {
+        [STAGE_CHECK_ENV.keySecret]: standIn.secretArn,
+        [STAGE_CHECK_ENV.versions]: JSON.stringify(
+          Object.fromEntries(DEPLOYED_FUNCTIONS.map((fn) => [fn.name, standIn.versionArn(fn.name)])),
+        ),
+        [STAGE_CHECK_ENV.petsBaseUrl]: api.petsBaseUrl,
+        [STAGE_CHECK_ENV.messagesBaseUrl]: api.origin,
+        // The canary's public calls after the verdict are CodeDeploy's window, not the check's.
+        [STAGE_CHECK_ENV.canaryTrafficMs]: '0',
+        ...Object.fromEntries(
+          ['SECRETS_MANAGER', 'LAMBDA', 'CODEDEPLOY'].map((service) => [`AWS_ENDPOINT_URL_${service}`, standIn.origin]),
+        ),
+      });
+      await hook.invoke({ DeploymentId: 'd-REHEARSAL', LifecycleEventHookExecutionId: 'rehearsal' }, {} as never);
+      return { verdict: standIn.verdicts.join(', ') || 'none', keyKept: isWellFormedApiKey(standIn.secret()) };
+    };
+    return { api, environment, apiKeysTable, recycle, preTraffic, close };
   } catch (error) {
     await close();
     throw error;

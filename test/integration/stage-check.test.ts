@@ -1,7 +1,8 @@
 /**
  * The stage check (lambda/handlers/stage-check.ts) end to end, with the service's handlers on a local DynamoDB:
  *
- * - as CodeDeploy's pre-traffic hook, against a stand-in for Secrets Manager (the check's key), Lambda (Invoke of a
+ * - as CodeDeploy's pre-traffic hook, against a stand-in for Secrets Manager (the check's key, which a fresh stage's
+ *   check mints and keeps there itself), Lambda (Invoke of a
  *   qualified version ARN, answered by a local handler, as Lambda answers: a crash is `X-Amz-Function-Error`) and
  *   CodeDeploy (PutLifecycleEventHookExecutionStatus). Each stand-in refuses a call without its required parameters,
  *   as AWS does. The same checks pass the good handlers, and fail a version that crashes, one that answers a shape the
@@ -11,7 +12,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { createServer } from 'node:http';
-import { issueApiKey } from '#auth/api-keys';
+import { hashApiKey, isWellFormedApiKey, issueApiKey } from '#auth/api-keys';
 import { createDocumentClient } from '#data/dynamodb-client';
 import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
 import { localFunctionEnvironment } from '#local/dev/function-environment';
@@ -35,6 +36,7 @@ let key: string;
 const statuses: { deploymentId: string; lifecycleEventHookExecutionId: string; status: string }[] = [];
 const invoked: string[] = [];
 let standIn: Listening;
+let apiKeys: DynamoApiKeyRepository;
 let stageCheck: { handler: typeof handler };
 
 const bodyOf = (request: IncomingMessage): Promise<string> =>
@@ -56,6 +58,13 @@ async function answer(request: IncomingMessage, text: string): Promise<Reply> {
     if (!SecretId) return refuse('SecretId is required');
     if (SecretId !== SECRET_ARN) return [400, { __type: 'ResourceNotFoundException', message: 'no such secret' }];
     return [200, { ARN: SECRET_ARN, Name: 'check-key', SecretString: secretValue, VersionId: 'v1' }];
+  }
+  if (target === 'secretsmanager.PutSecretValue') {
+    const { SecretId, SecretString } = JSON.parse(text) as { SecretId?: string; SecretString?: string };
+    if (!SecretId) return refuse('SecretId is required');
+    if (SecretId !== SECRET_ARN) return [400, { __type: 'ResourceNotFoundException', message: 'no such secret' }];
+    secretValue = SecretString ?? '';
+    return [200, { ARN: SECRET_ARN, Name: 'check-key', VersionId: 'v2' }];
   }
   if (target === 'CodeDeploy_20141006.PutLifecycleEventHookExecutionStatus') {
     const call = JSON.parse(text) as Partial<(typeof statuses)[number]>;
@@ -100,10 +109,9 @@ beforeAll(async () => {
   const { endpoint, tableNames } = await freshTables();
   Object.assign(process.env, localFunctionEnvironment({ endpoint, tableNames, logLevel: 'SILENT' }));
   handlers = await loadHandlers();
-  const db = createDocumentClient(endpoint);
+  apiKeys = new DynamoApiKeyRepository(createDocumentClient(endpoint), tableNames.apiKeys);
   const issued = issueApiKey({ accountId: 'acct_stage_check', description: 'the stage check' });
-  await new DynamoApiKeyRepository(db, tableNames.apiKeys).create(issued.record);
-  db.destroy();
+  await apiKeys.create(issued.record);
   key = issued.key;
   standIn = await listenOnLoopback(standInServer());
   for (const service of ['SECRETS_MANAGER', 'LAMBDA', 'CODEDEPLOY']) process.env[`AWS_ENDPOINT_URL_${service}`] = standIn.origin;
@@ -158,10 +166,25 @@ describe('as the pre-traffic hook', () => {
     expect(await runHook()).toEqual(['Failed']);
   }, 60_000);
 
-  it('fails, and still tells CodeDeploy, when its secret holds no key yet', async () => {
+  it('on a fresh stage (its secret holds what Secrets Manager generated), mints its own key, keeps it, and passes', async () => {
     secretValue = 'a value Secrets Manager generated';
+    expect(await runHook()).toEqual(['Succeeded']);
+    expect(isWellFormedApiKey(secretValue)).toBe(true);
+    expect(await apiKeys.findByHash(hashApiKey(secretValue))).toMatchObject({ accountId: 'acct_stage_check' });
+    // The next run uses that key: no second one.
+    const minted = secretValue;
+    statuses.length = 0;
+    expect(await runHook()).toEqual(['Succeeded']);
+    expect(secretValue).toBe(minted);
+  }, 60_000);
+
+  it('fails, and still tells CodeDeploy, when its key was revoked (npm run keys -- rotate-stage-check replaces it)', async () => {
+    const revoked = issueApiKey({ accountId: 'acct_stage_check' });
+    await apiKeys.create(revoked.record);
+    await apiKeys.revoke(revoked.record.keyId, new Date());
+    secretValue = revoked.key;
     expect(await runHook()).toEqual(['Failed']);
-    expect(invoked).toEqual([]);
+    expect(secretValue).toBe(revoked.key);
   }, 60_000);
 });
 

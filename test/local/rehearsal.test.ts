@@ -1,7 +1,7 @@
 /**
  * `npm run rehearse`: the staging stage as `cdk synth` builds it (real bundling, into a folder of this test, or
  * in CI the assembly `npm run synth:stages` left in PETSTORE_REHEARSAL_ASSEMBLY) passes
- * the smoke suite on this machine, and a template that no longer gives a function its table fails it, naming the
+ * the smoke suite on this machine, and its stage check's pre-traffic hook passes with nothing set by hand, and a template that no longer gives a function its table fails it, naming the
  * variable. Both runs are the CLI as CI runs it; their ceilings only turn a hang into a failure.
  */
 import { execFile } from 'node:child_process';
@@ -62,6 +62,10 @@ test(
     expect(output).toMatch(/^Smoke: \d+ passed, 0 failed/m);
     // Its sandboxes ended in place of the authorizer's cache window: a fresh instance refuses the revoked key.
     expect(output).toMatch(/^PASS {2}the revoked temporary key answers 401/m);
+    // A fresh stage (its check's secret as the stack leaves it): the hook from its bundle mints its key and passes.
+    expect(output).toMatch(
+      /^PASS {2}a fresh stage's pre-traffic hook passes, its check minting its own key — verdict Succeeded; a key in its secret$/m,
+    );
     expect(code).toBe(0);
   },
   CEILING_MS,

@@ -1,9 +1,10 @@
 /**
  * `npm run doctor` against a stand-in for the AWS APIs it calls (STS, CloudFormation, Lambda, API Gateway,
- * SES v2): each answers as AWS documents its call, refuses a request without its required parameters or a
+ * SES v2, and after a deploy Secrets Manager and DynamoDB for the stage check's key): each answers as AWS documents its call, refuses a request without its required parameters or a
  * SigV4 signature, and reads the Region from the signature's scope. The account behind it is set per test.
  */
 import { createServer, type IncomingMessage } from 'node:http';
+import { issueApiKey } from '#auth/api-keys';
 import { doctor } from '../../scripts/doctor';
 import { listenOnLoopback, type Listening } from '../support/loopback-server';
 
@@ -17,7 +18,16 @@ interface Account {
   readonly productionAccess: boolean;
   /** Actions the caller may not call, answered AccessDenied. */
   readonly denied?: readonly string[];
+  /** CloudFront distributions the account holds. @default 0 */
+  readonly distributions?: number;
+  /** The stage's stack, deployed: what its stage check's secret holds, and whether the API-keys table has that key live. */
+  readonly deployed?: { readonly secret: 'key' | 'generated'; readonly record: 'live' | 'revoked' | 'absent' };
 }
+
+/** The stage check's key in the deployed stand-in stack. */
+const CHECK_KEY = issueApiKey({ accountId: 'acct_stage_check' });
+const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:StageCheckKey-AbCdEf';
+const KEYS_TABLE = 'PetStore-prod-TablesApiKeys-ABC';
 
 const HEALTHY: Account = {
   bootstrapped: { 'eu-west-1': 28, 'us-east-1': 28 },
@@ -59,12 +69,13 @@ interface Answer {
   readonly errorType?: string;
 }
 
-function answer(service: string, region: string, method: string, path: string, form: URLSearchParams): Answer {
-  const action = form.get('Action') ?? `${method} ${path}`;
+function answer(service: string, region: string, method: string, path: string, form: URLSearchParams, target = '', text = ''): Answer {
+  // Query protocols name the action in the form, JSON ones in X-Amz-Target, REST ones by method and path.
+  const action = form.get('Action') ?? (target.split('.')[1] || `${method} ${path}`);
   calls.push(`${service} ${region} ${action}`);
   if (account.denied?.includes(`${service}:${action}`)) {
     const message = `User: arn:aws:iam::123456789012:user/alice is not authorized to perform: ${service}:${action}`;
-    return service === 'cloudformation' || service === 'sts'
+    return service === 'cloudformation' || service === 'sts' || service === 'cloudfront'
       ? { status: 403, body: queryError('AccessDenied', message), type: 'text/xml' }
       : { status: 403, body: JSON.stringify({ message }), errorType: 'AccessDeniedException' };
   }
@@ -75,12 +86,45 @@ function answer(service: string, region: string, method: string, path: string, f
   if (service === 'cloudformation' && action === 'DescribeStacks' && form.get('Version') === '2010-05-15') {
     const stackName = form.get('StackName');
     if (!stackName) return { status: 400, body: queryError('ValidationError', 'StackName is required here'), type: 'text/xml' };
+    if (stackName.startsWith('PetStore-') && account.deployed) {
+      const outputs = [
+        ['StageCheckKeySecret', SECRET_ARN],
+        ['ApiKeysTableName', KEYS_TABLE],
+      ].map(([key, value]) => `<member><OutputKey>${key}</OutputKey><OutputValue>${value}</OutputValue></member>`);
+      const stack = `<member><StackName>${stackName}</StackName><StackId>arn:aws:cloudformation:${region}:123456789012:stack/${stackName}/1</StackId><CreationTime>2025-01-01T00:00:00Z</CreationTime><StackStatus>UPDATE_COMPLETE</StackStatus><Outputs>${outputs.join('')}</Outputs></member>`;
+      return { status: 200, body: xml(action, `<Stacks>${stack}</Stacks>`), type: 'text/xml' };
+    }
     const version = stackName === 'CDKToolkit' ? account.bootstrapped[region] : undefined;
     if (version === undefined) {
       return { status: 400, body: queryError('ValidationError', `Stack with id ${stackName} does not exist`), type: 'text/xml' };
     }
     const stack = `<member><StackName>CDKToolkit</StackName><StackId>arn:aws:cloudformation:${region}:123456789012:stack/CDKToolkit/1</StackId><CreationTime>2025-01-01T00:00:00Z</CreationTime><StackStatus>UPDATE_COMPLETE</StackStatus><Outputs><member><OutputKey>BootstrapVersion</OutputKey><OutputValue>${version}</OutputValue></member></Outputs></member>`;
     return { status: 200, body: xml(action, `<Stacks>${stack}</Stacks>`), type: 'text/xml' };
+  }
+  if (service === 'secretsmanager' && action === 'GetSecretValue') {
+    const { SecretId } = JSON.parse(text) as { SecretId?: string };
+    if (SecretId !== SECRET_ARN)
+      return { status: 400, body: JSON.stringify({ message: 'no such secret' }), errorType: 'ResourceNotFoundException' };
+    const value = account.deployed?.secret === 'key' ? CHECK_KEY.key : 'x7Hk2-generated-by-secrets-manager';
+    return { status: 200, body: JSON.stringify({ ARN: SECRET_ARN, Name: 'StageCheckKey', SecretString: value, VersionId: 'v1' }) };
+  }
+  if (service === 'dynamodb' && action === 'GetItem') {
+    const { TableName, Key } = JSON.parse(text) as { TableName?: string; Key?: { keyHash?: { S?: string } } };
+    if (!TableName || !Key)
+      return { status: 400, body: JSON.stringify({ message: 'TableName and Key are required' }), errorType: 'ValidationException' };
+    if (TableName !== KEYS_TABLE)
+      return { status: 400, body: JSON.stringify({ message: 'no such table' }), errorType: 'ResourceNotFoundException' };
+    const { record } = account.deployed ?? {};
+    if (Key.keyHash?.S !== CHECK_KEY.record.keyHash || record === 'absent') return { status: 200, body: '{}' };
+    const item = { keyHash: { S: CHECK_KEY.record.keyHash }, keyId: { S: CHECK_KEY.record.keyId }, accountId: { S: 'acct_stage_check' } };
+    return {
+      status: 200,
+      body: JSON.stringify({ Item: record === 'revoked' ? { ...item, revokedAt: { S: '2026-01-02T03:04:05.000Z' } } : item }),
+    };
+  }
+  if (service === 'cloudfront' && action === 'GET /2020-05-31/distribution') {
+    const list = `<DistributionList xmlns="http://cloudfront.amazonaws.com/doc/2020-05-31/"><Marker></Marker><MaxItems>100</MaxItems><IsTruncated>false</IsTruncated><Quantity>${account.distributions ?? 0}</Quantity></DistributionList>`;
+    return { status: 200, body: list, type: 'text/xml' };
   }
   if (service === 'lambda' && action === 'GET /2016-08-19/account-settings') {
     const { limit, unreserved } = account.concurrency;
@@ -144,6 +188,8 @@ beforeAll(async () => {
             request.method ?? '',
             (request.url ?? '').split('?')[0]?.replace(/(.)\/$/, '$1') ?? '',
             new URLSearchParams(text),
+            String(request.headers['x-amz-target'] ?? ''),
+            text,
           )
         : { status: 403, body: 'missing SigV4 authorization', type: 'text/plain' };
       response.writeHead(status, { 'content-type': type ?? 'application/json', ...(errorType ? { 'x-amzn-errortype': errorType } : {}) });
@@ -189,18 +235,22 @@ it('a new account fails prod with the fix of each failure: the us-east-1 bootstr
     'FAIL SES production access: the account is in the SES sandbox in eu-west-1: it sends only to verified addresses, so strangers cannot sign up',
     "     fix: aws sesv2 put-account-details --production-access-enabled --mail-type TRANSACTIONAL --website-url <the portal's address> --region eu-west-1",
     '     fix: (AWS reviews the request, usually within a day)',
-    '4 of 9 checks failed',
+    'ok   CloudFront: usable by these credentials: the account has 0 distributions and the stage adds 4',
+    "ok   stage check's key: PetStore-prod is not deployed yet: its check mints its key at its first run",
+    '4 of 11 checks failed',
   ]);
   // Read-only calls, each in the Region it concerns.
   expect(calls.sort()).toEqual(
     [
       'sts eu-west-1 GetCallerIdentity',
       'cloudformation eu-west-1 DescribeStacks',
+      'cloudformation eu-west-1 DescribeStacks',
       'cloudformation us-east-1 DescribeStacks',
       'lambda eu-west-1 GET /2016-08-19/account-settings',
       'apigateway eu-west-1 GET /account',
       'ses eu-west-1 GET /v2/email/identities/no-reply%40example.com',
       'ses eu-west-1 GET /v2/email/account',
+      'cloudfront us-east-1 GET /2020-05-31/distribution',
     ].sort(),
   );
 });
@@ -209,7 +259,7 @@ it('a healthy account passes prod, and the doctor exits 0', async () => {
   const { code, lines } = await run(HEALTHY, ...PROD_FILLED_IN);
   expect(lines.filter((line) => !line.startsWith('ok   '))).toEqual([
     'Stack PetStore-prod in eu-west-1 (region: --region)',
-    '9 checks ok: ready to deploy prod',
+    '11 checks ok: ready to deploy prod',
   ]);
   expect(code).toBe(0);
 });
@@ -219,7 +269,7 @@ it('dev deploys on a new account: it reserves no concurrency and has no front do
   expect(lines).toContain(
     'ok   Lambda concurrency: the account has 10 concurrent executions in eu-west-1, 10 unreserved; the stage reserves none',
   );
-  expect(lines.at(-1)).toBe('6 checks ok: ready to deploy dev');
+  expect(lines.at(-1)).toBe('7 checks ok: ready to deploy dev');
   expect(code).toBe(0);
 });
 
@@ -298,4 +348,61 @@ it('without --stage it says which stages there are, and calls nothing', async ()
   expect(code).toBe(2);
   expect(lines[0]).toBe('--stage must be one of dev, staging, prod');
   expect(calls).toEqual([]);
+});
+
+describe('CloudFront, which every stage uses (its portal; with a front door, one distribution per API)', () => {
+  it('an account an organization policy keeps from CloudFront fails, naming the permission', async () => {
+    const { code, lines } = await run({ ...HEALTHY, denied: ['cloudfront:GET /2020-05-31/distribution'] }, '--stage', 'dev');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^FAIL CloudFront: AccessDenied: User: .* is not authorized to perform: cloudfront:/),
+        '     fix: let these credentials call cloudfront:ListDistributions (read-only), or run the doctor with credentials that may',
+      ]),
+    );
+    expect(code).toBe(1);
+  });
+
+  it("an account whose distributions and the stage's would pass the default quota fails with the quota request", async () => {
+    const { lines } = await run({ ...HEALTHY, distributions: 198 }, ...PROD_FILLED_IN);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        "FAIL CloudFront: the account has 198 distributions and the stage adds 4, over the default quota of 200 (ignore this if AWS raised the account's)",
+        '     fix: aws service-quotas request-service-quota-increase --service-code cloudfront --quota-code L-24B04930 --desired-value 202 --region us-east-1',
+      ]),
+    );
+  });
+});
+
+describe("after a deploy, the stage check's key", () => {
+  const lineOf = async (deployed: Account['deployed']): Promise<string[]> => {
+    const { lines } = await run({ ...HEALTHY, ...(deployed ? { deployed } : {}) }, ...PROD_FILLED_IN);
+    const at = lines.findIndex((line) => line.includes("stage check's key"));
+    return lines.slice(at, lines[at + 1]?.startsWith('     fix:') ? at + 2 : at + 1);
+  };
+
+  it('is nothing to check before the first deploy', async () => {
+    expect(await lineOf(undefined)).toEqual([
+      "ok   stage check's key: PetStore-prod is not deployed yet: its check mints its key at its first run",
+    ]);
+  });
+
+  it('is reported live when its secret holds a key the API-keys table has, unrevoked (the key itself is never printed)', async () => {
+    const lines = await lineOf({ secret: 'key', record: 'live' });
+    expect(lines).toEqual([`ok   stage check's key: ${CHECK_KEY.record.keyId}, in its secret, is live in ${KEYS_TABLE}`]);
+    expect(lines.join('\n')).not.toContain(CHECK_KEY.key);
+  });
+
+  it.each([
+    [
+      { secret: 'generated', record: 'absent' } as const,
+      'its secret holds no key yet: the check mints one at its first run, within minutes',
+    ],
+    [{ secret: 'key', record: 'absent' } as const, `the key in its secret is not in ${KEYS_TABLE}`],
+    [{ secret: 'key', record: 'revoked' } as const, `${CHECK_KEY.record.keyId}, in its secret, was revoked at 2026-01-02T03:04:05.000Z`],
+  ])('fails when %j, with the command that replaces it', async (deployed, detail) => {
+    expect(await lineOf(deployed)).toEqual([
+      `FAIL stage check's key: ${detail}`,
+      '     fix: npm run keys -- rotate-stage-check --stage prod',
+    ]);
+  });
 });

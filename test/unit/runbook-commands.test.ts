@@ -43,7 +43,6 @@ const AWS_CLI: Record<string, CliCommand> = {
   'dynamodb update-time-to-live': { required: ['--table-name', '--time-to-live-specification'], optional: [] },
   'dynamodb wait table-exists': { required: ['--table-name'], optional: [] },
   'resourcegroupstaggingapi get-resources': { required: [], optional: ['--tag-filters', '--resource-type-filters'] },
-  'secretsmanager put-secret-value': { required: ['--secret-id'], optional: ['--secret-string'] },
   'sns list-subscriptions-by-topic': { required: ['--topic-arn'], optional: [] },
   'service-quotas request-service-quota-increase': { required: ['--service-code', '--quota-code', '--desired-value'], optional: [] },
   'sesv2 create-email-identity': { required: ['--email-identity'], optional: [] },

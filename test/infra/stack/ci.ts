@@ -67,6 +67,36 @@ const smokeGrants = (stack: string): string[] => [
     (action) => `dynamodb:${action} on arn:<AWS::Partition>:dynamodb:<AWS::Region>:<AWS::AccountId>:table/${stack}-TablesApiKeys*`,
   ),
 ];
+const commitGrants = (stage: string): string[] =>
+  ['GetParameter', 'PutParameter'].map(
+    (action) => `ssm:${action} on arn:<AWS::Partition>:ssm:<AWS::Region>:<AWS::AccountId>:parameter/petstore/${stage}/deployed-commit`,
+  );
+/** What `cdk diff --no-change-set` reads of a stage: its stack here and its edge stack in us-east-1. */
+const diffGrants = (stage: string): string[] =>
+  ['DescribeStacks', 'GetTemplate'].flatMap((action) => [
+    `cloudformation:${action} on arn:<AWS::Partition>:cloudformation:<AWS::Region>:<AWS::AccountId>:stack/PetStore-${stage}/*`,
+    `cloudformation:${action} on arn:<AWS::Partition>:cloudformation:us-east-1:<AWS::AccountId>:stack/PetStore-${stage}-edge/*`,
+  ]);
+/** Reads of data, logs, function settings and secrets, which ReadOnlyAccess (the CDK lookup role's) allows. */
+const READS_OF_DATA = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Scan',
+  'dynamodb:Query',
+  'logs:GetLogEvents',
+  'logs:FilterLogEvents',
+  'logs:StartQuery',
+  'lambda:GetFunction',
+  'lambda:GetFunctionConfiguration',
+  'secretsmanager:GetSecretValue',
+  'cloudfront:GetDistribution',
+  'cloudfront:GetDistributionConfig',
+  'ssm:GetParameter',
+  'kms:Decrypt',
+  'sts:AssumeRole',
+  's3:GetObject',
+];
+const actionOf = (grant: string): string => grant.slice(0, grant.indexOf(' on '));
 
 describe('PetStore-ci: the roles GitHub Actions deploys with (bin/ci.ts)', () => {
   const { stack, template } = synthCi({ repository: REPOSITORY });
@@ -98,21 +128,25 @@ describe('PetStore-ci: the roles GitHub Actions deploys with (bin/ci.ts)', () =>
     ]);
   });
 
-  it('there are these three roles and no other', () => {
+  it('one account for every stage: these three roles and no other', () => {
     expect([...roles.keys()].sort()).toEqual(['DeployProd', 'DeployStaging', 'Diff']);
   });
 
-  it('a pull request may only assume the CDK lookup role, which `cdk diff --no-change-set` reads the deployed template with', () => {
-    expect(roles.get('Diff')?.grants).toEqual(bootstrapRoles('lookup').sort());
+  it("a pull request may only read its stages' stacks (DescribeStacks, GetTemplate), nothing else: no CDK role, no data", () => {
+    const grants = roles.get('Diff')?.grants ?? [];
+    expect(grants).toEqual([...diffGrants('staging'), ...diffGrants('prod')].sort());
+    expect(grants.map(actionOf).filter((action) => READS_OF_DATA.includes(action))).toEqual([]);
   });
 
   it.each([
-    ['DeployStaging', 'PetStore-staging'],
-    ['DeployProd', 'PetStore-prod'],
+    ['DeployStaging', 'staging'],
+    ['DeployProd', 'prod'],
   ])(
-    '%s may assume the CDK deploy, file-publishing and lookup roles here and in us-east-1, and do what the smoke suite does to %s',
-    (role, stackName) => {
-      expect(roles.get(role)?.grants).toEqual([...bootstrapRoles('deploy', 'file-publishing', 'lookup'), ...smokeGrants(stackName)].sort());
+    '%s may assume the CDK deploy, file-publishing and lookup roles here and in us-east-1, do what the smoke suite does to PetStore-%s, and read and record the commit it runs',
+    (role, stage) => {
+      expect(roles.get(role)?.grants).toEqual(
+        [...bootstrapRoles('deploy', 'file-publishing', 'lookup'), ...smokeGrants(`PetStore-${stage}`), ...commitGrants(stage)].sort(),
+      );
     },
   );
 
@@ -131,6 +165,33 @@ describe('PetStore-ci: the roles GitHub Actions deploys with (bin/ci.ts)', () =>
     existing.resourceCountIs('AWS::IAM::OIDCProvider', 0);
     const trust = rolesOf(existing).get('DeployProd')?.trust[0] as { Principal: { Federated: unknown } };
     expect(text(trust.Principal.Federated)).toBe(`arn:<AWS::Partition>:iam::<AWS::AccountId>:oidc-provider/${ISSUER}`);
+  });
+});
+
+describe('PetStore-ci, one account per stage (-c stages=…)', () => {
+  const accounts = {
+    staging: rolesOf(synthCi(parseCiConfig({ repository: REPOSITORY }, 'staging')).template),
+    prod: rolesOf(synthCi(parseCiConfig({ repository: REPOSITORY }, 'prod')).template),
+  };
+
+  it("the staging account holds staging's deploy role and a pull request's read of staging alone", () => {
+    expect([...accounts.staging.keys()].sort()).toEqual(['DeployStaging', 'Diff']);
+    expect(accounts.staging.get('Diff')?.grants).toEqual(diffGrants('staging').sort());
+  });
+
+  it("the prod account holds prod's deploy role, which only the production environment's jobs may assume, and a read of prod alone", () => {
+    expect([...accounts.prod.keys()].sort()).toEqual(['DeployProd', 'Diff']);
+    expect(accounts.prod.get('Diff')?.grants).toEqual(diffGrants('prod').sort());
+    expect(JSON.stringify(accounts.prod.get('DeployProd')?.trust)).toContain(`repo:${REPOSITORY}:environment:production`);
+    expect(accounts.prod.get('DeployProd')?.grants).toEqual(
+      [...bootstrapRoles('deploy', 'file-publishing', 'lookup'), ...smokeGrants('PetStore-prod'), ...commitGrants('prod')].sort(),
+    );
+  });
+
+  it('an unknown stage is refused, naming the ones an account can hold', () => {
+    expect(() => parseCiConfig({ repository: REPOSITORY }, 'staging,dev')).toThrow(
+      '-c stages=staging,dev: name the stages this account holds, among staging, prod',
+    );
   });
 });
 

@@ -49,7 +49,7 @@ const TABLE_ENV: Record<FunctionName, Partial<Record<TableName, string>>> = {
   deleteAccount: { apiKeys: 'API_KEYS_TABLE_NAME', accounts: 'ACCOUNTS_TABLE_NAME' },
   accountNotFound: {},
   preflight: {},
-  stageCheck: {},
+  stageCheck: { apiKeys: 'API_KEYS_TABLE_NAME' },
 };
 
 const LOG_SETTINGS = {

@@ -210,8 +210,12 @@ describe.each(['staging', 'prod'] as const)('%s stage check', (stage) => {
     expect(resourcesOfType(template, 'AWS::SecretsManager::Secret').has(secretId ?? '')).toBe(true);
     const granted = statementsOf(template, checkId).flatMap((statement) => statement.Action);
     expect(granted).toContain('secretsmanager:GetSecretValue');
-    // A client like any other: no table, no invocation of versions, no word to CodeDeploy.
-    expect(granted.filter((action) => /^(dynamodb|lambda|codedeploy):/.test(action))).toEqual([]);
+    // A client like any other: no invocation of versions, no word to CodeDeploy. On a fresh stage it mints its own key:
+    // it registers the key's hash (a conditional put, read back on failure) and keeps the key in its secret.
+    expect(granted.filter((action) => /^(lambda|codedeploy):/.test(action))).toEqual([]);
+    expect(granted.filter((action) => action.startsWith('dynamodb:')).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+    const puts = statementsOf(template, checkId).filter((statement) => statement.Action.includes('secretsmanager:PutSecretValue'));
+    expect(puts.flatMap((statement) => statement.Resource)).toEqual([{ Ref: secretId }]);
     expect(template.findOutputs('StageCheckKeySecret').StageCheckKeySecret?.Value).toEqual({ Ref: secretId });
   });
 
