@@ -17,10 +17,11 @@ import {
   VERSION_DIMENSION,
   type Outcome,
 } from '#shared/metrics';
+import { PRE_TRAFFIC_ANSWERS_AT_LEAST } from '#shared/stage-check';
 import type { FunctionName } from '#shared/table-access';
 
-/** Fewer requests to the new version than this in a period: too few to judge, the alarm stays OK. */
-export const JUDGED_AT_LEAST = 20;
+/** Fewer requests to the new version than this in a period: too few to judge, the alarm stays OK; the hook sends as many. */
+export const JUDGED_AT_LEAST = PRE_TRAFFIC_ANSWERS_AT_LEAST;
 /** Spoiled requests beyond what the old version's share predicts, at least: one blip is never a verdict. */
 export const EXCESS_AT_LEAST = 3;
 /** The authorizer's new version refusing more than this share of the callers its predecessor would have admitted. */
