@@ -1,5 +1,5 @@
 /**
- * A canary's verdict: its new version against the version it replaces, over the same alarm period (docs/deploy.md,
+ * A canary's verdict: its new version against the version it replaces, over the same alarm period (docs/deploy-reference.md,
  * Safe deploys). One expression for both judgements, failures and the authorizer's refusals: of the requests the old
  * version's share says would have gone well, the new version spoiled clearly more, and enough of them to count.
  */

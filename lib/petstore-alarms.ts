@@ -44,6 +44,8 @@ export const COUNTED_STATUSES = { unauthorized: '401', throttled: '429' } as con
 export class PetStoreAlarms extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
+  /** The canaries' verdicts, among `alarms`. */
+  readonly verdicts: Alarm[] = [];
   /** A gradual deploy of a function behind the API rolls back on it. */
   readonly serverErrorRate: Readonly<Record<ApiName, Alarm>>;
   readonly authorizerErrors: Alarm;
@@ -197,9 +199,12 @@ export class PetStoreAlarms extends Construct {
         `${name}'s newest version crashed, timed out or answered 5xx on more than ${percent}% of the requests its predecessor's share says would have gone well (at least ${EXCESS_AT_LEAST} more, of at least ${JUDGED_AT_LEAST}).`,
       ),
     ];
+    this.verdicts.push(...alarms);
     if (name !== 'authorizer') return alarms;
     const refusing = `The authorizer's newest version left callers anonymous (401): more than ${REFUSAL_MARGIN_PERCENT}% of those its predecessor's share says it would have admitted (at least ${EXCESS_AT_LEAST} more, of at least ${JUDGED_AT_LEAST}).`;
-    return [...alarms, judge('AuthorizerNewVersionRefusals', refusalVerdict(judged), refusing)];
+    const refusals = judge('AuthorizerNewVersionRefusals', refusalVerdict(judged), refusing);
+    this.verdicts.push(refusals);
+    return [...alarms, refusals];
   }
 }
 

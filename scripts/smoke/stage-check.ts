@@ -68,7 +68,7 @@ function newVersions(answered: Map<FunctionName, number>): Parameters<typeof fet
 
 /**
  * The checks, again and again, until each new version they reach has answered PRE_TRAFFIC_ANSWERS_AT_LEAST requests
- * (docs/deploy.md, Safe deploys): passed, or failed at the first failing pass or when some version stays unseen.
+ * (docs/deploy-reference.md, Safe deploys): passed, or failed at the first failing pass or when some version stays unseen.
  */
 async function exercised(target: SmokeTarget, answered: ReadonlyMap<FunctionName, number>): Promise<boolean> {
   for (let pass = 0; pass < PRE_TRAFFIC_PASSES_AT_MOST; pass++) {
