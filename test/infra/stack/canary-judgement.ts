@@ -5,6 +5,7 @@
  */
 import { EXCESS_AT_LEAST, FAILURE_CODES, JUDGED_AT_LEAST, REFUSAL_MARGIN_PERCENT } from '#lib/canary-judgement';
 import { stageConfig } from '#lib/stage-config';
+import { ALL_ERROR_CODES } from '#contract/schemas/error';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import type { FunctionName } from '#shared/table-access';
 import { alarmState, watchedSeries, type AlarmProperties, type MetricQuery, type Series } from '../support/metric-math';
@@ -259,4 +260,9 @@ describe.each(['staging', 'prod'] as const)('%s baseline-relative rollback trigg
     const watched = (alarm.Properties.Metrics as MetricQuery[]).find((query) => query.ReturnData !== false && query.Expression);
     expect(watched?.Expression).toBe(verdict(REFUSAL_MARGIN_PERCENT));
   });
+});
+
+it("every version's failures are counted by the codes of the 5xx answers the contract documents, and no others", () => {
+  const serverErrors = Object.entries(ALL_ERROR_CODES).filter(([, docs]) => docs.status >= 500);
+  expect(serverErrors.map(([code]) => code).sort()).toEqual([...FAILURE_CODES.route].sort());
 });
