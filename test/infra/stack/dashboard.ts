@@ -132,7 +132,12 @@ describe.each(STAGES)('%s dashboard', (stage) => {
       /NewVersion(Failures|Refusals)[0-9A-F]{8}$/.test(id),
     );
     const row = widgets.filter((widget) => widget.type === 'alarm' && widget.properties.title?.startsWith('Canary verdicts'));
-    expect(row.flatMap((widget) => widget.properties.alarms ?? []).map(idOf).sort()).toEqual(verdictIds.sort());
+    expect(
+      row
+        .flatMap((widget) => widget.properties.alarms ?? [])
+        .map(idOf)
+        .sort(),
+    ).toEqual(verdictIds.sort());
     expect(verdictIds).toHaveLength(stage === 'dev' ? 0 : DEPLOYED_FUNCTIONS.length + 1);
   });
 
