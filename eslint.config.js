@@ -14,7 +14,7 @@ const restrict = (...patterns) => ({ '@typescript-eslint/no-restricted-imports':
 const CDK = { regex: '^(aws-cdk-lib|constructs)(/|$)', message: 'only lib/ (the infrastructure) imports aws-cdk-lib' };
 const TESTS = { regex: '(^|/)test/', message: 'nothing outside test/ imports from test/' };
 const TOOLING = {
-  regex: '^#(lib|local|openapi)/|(^|/)(bin|lib|local|openapi|scripts|bench|test)/',
+  regex: '^#(lib|local|openapi|scripts)/|(^|/)(bin|lib|local|openapi|scripts|bench|test)/',
   message: 'Lambda code imports only lambda/ and shared/',
 };
 const OUT_OF_FOLDER = { regex: '^\\.\\./\\.\\./', message: 'another layer is imported by its alias (#http/…, #data/…)' };
@@ -148,6 +148,11 @@ export default defineConfig(
     }),
   },
   lambdaLayer('handlers'),
+  {
+    // The stage check is `npm run smoke` in Lambda: the smoke checks, each answer held to the OpenAPI documents.
+    files: ['lambda/handlers/stage-check.ts'],
+    rules: restrict(CDK, OUT_OF_FOLDER, { regex: '^#(lib|local)/|(^|/)(bin|lib|local|bench|test)/', message: TOOLING.message }),
+  },
   lambdaLayer('http'),
   // The data layer speaks domain: it throws contract/domain-errors.ts, and the error middleware maps them.
   lambdaLayer('data', {

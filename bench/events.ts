@@ -65,9 +65,9 @@ export function httpEvent(shape: RequestShape, authorization = 'Bearer pst_bench
   return event;
 }
 
-// The authorizer event and the Lambda context are the local gateway's own (local/gateway/gateway.ts), so the
+// The authorizer event and the Lambda context are the local gateway's own (shared/gateway-events.ts), so the
 // bench invokes handlers exactly as the local server does.
-export { authorizerEvent as authorizerEventFor, lambdaContext } from '#local/gateway/gateway';
+export { authorizerEvent as authorizerEventFor, lambdaContext } from '#shared/gateway-events';
 
 /** A string shaped like an API key that no one issued: its checksum fails (a random or mistyped key). */
 export const madeUpKey = (): string =>

@@ -1,12 +1,11 @@
 /**
  * Part 4: scaling. The listing latency at 1,000 and at 20,000 stored pets, through the authorizer
- * and the listPets function exactly as the gateway emulation runs them (local/gateway/gateway.ts dispatch).
+ * and the listPets function exactly as the gateway emulation runs them (shared/gateway-events.ts dispatch).
  * A page must cost the same whatever the table size: a Query on the status index and a Scan that
  * both stop after one page.
  */
 import { ROUTES } from '#shared/routes';
-import { dispatch } from '#local/gateway/gateway';
-import type { GatewayFunctions } from '#local/gateway/functions';
+import { dispatch, type GatewayFunctions } from '#shared/gateway-events';
 import { seedPets, type BenchStore } from './bench-store';
 import { requestOf } from './events';
 import type { BudgetCheck, Table } from './report';

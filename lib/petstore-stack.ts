@@ -63,18 +63,9 @@ export class PetStoreStack extends Stack {
         }),
       ]),
     );
-    // Which APIs each function answers for: a gradual deploy of it rolls back on those APIs' 5xx alarms.
-    const servedApis = new Map<FunctionName, Set<ApiName>>();
-    /** What an API invokes for this function (its live alias on a stage with gradual deploys), noting that it does. */
-    const functionNamed = (name: FunctionName, ...apiNames: ApiName[]): IFunction => {
-      const fn = functionOf(functions, name);
-      const served = servedApis.get(name) ?? new Set<ApiName>();
-      for (const apiName of apiNames) served.add(apiName);
-      servedApis.set(name, served);
-      return fn.invoked;
-    };
-    const authorizer = functionNamed('authorizer', 'pets', 'messages');
-    const notFound = functionNamed('notFound', 'pets', 'messages');
+    const invoked = (name: FunctionName): IFunction => functionOf(functions, name).invoked;
+    const authorizer = invoked('authorizer');
+    const notFound = invoked('notFound');
 
     // The portal calls every API from the browser, so CORS and the preflight routes are always on.
     const portalOrigins = [portal.origin];
@@ -102,15 +93,13 @@ export class PetStoreStack extends Stack {
         authorizer: {
           jwt: new HttpUserPoolAuthorizer('AccessTokenAuthorizer', identity.userPool, { userPoolClients: [identity.client] }),
         },
-        notFound: functionNamed('accountNotFound', 'account'),
+        notFound: invoked('accountNotFound'),
         extraCorsOrigins: portalOrigins,
         corsAllowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.DELETE, CorsHttpMethod.OPTIONS],
       }),
     };
-    for (const { name, route } of DEPLOYED_FUNCTIONS) if (route) apis[route.api].addRoute(route, functionNamed(name, route.api));
-    for (const [apiName, api] of Object.entries(apis) as [ApiName, PetStoreHttpApi][]) {
-      api.addPreflightRoute(functionNamed('preflight', apiName));
-    }
+    for (const { name, route } of DEPLOYED_FUNCTIONS) if (route) apis[route.api].addRoute(route, invoked(name));
+    for (const api of Object.values(apis)) api.addPreflightRoute(invoked('preflight'));
 
     // The function, not its alias: the alarm then counts every version's failures.
     const alarms = new PetStoreAlarms(this, 'Alarms', { config, apis, authorizer: functionOf(functions, 'authorizer').function, tables });
@@ -142,12 +131,11 @@ export class PetStoreStack extends Stack {
         ...(stageCheck?.preTraffic ? { preHook: stageCheck.preTraffic.function } : {}),
         functions: [...functions].map(([name, fn]) => {
           if (!fn.live) throw new Error(`${name} has no live alias on a stage that shifts traffic`);
-          const apiNames = [...(servedApis.get(name) ?? [])];
           return {
             name,
             live: fn.live,
             rollbackAlarms: [
-              ...apiNames.map((apiName) => alarms.serverErrorRate[apiName]),
+              ...servedApis(name).map((apiName) => alarms.serverErrorRate[apiName]),
               ...(name === 'authorizer' ? [alarms.authorizerErrors] : []),
               ...alarms.newVersion(name, fn.function, fn.function.currentVersion, fn.live.aliasName),
             ],
@@ -212,6 +200,14 @@ export class PetStoreStack extends Stack {
       });
     }
   }
+}
+
+const PUBLIC: ApiName[] = ['pets', 'messages'];
+/** Which APIs a function answers for, as wired above: a gradual deploy of it rolls back on those APIs' 5xx alarms. */
+function servedApis(name: FunctionName): readonly ApiName[] {
+  const route = DEPLOYED_FUNCTIONS.find((fn) => fn.name === name)?.route;
+  const sides: Partial<Record<FunctionName, ApiName[]>> = { authorizer: PUBLIC, notFound: PUBLIC, accountNotFound: ['account'] };
+  return route ? [route.api] : name === 'preflight' ? [...PUBLIC, 'account'] : (sides[name] ?? []);
 }
 
 function functionOf(functions: ReadonlyMap<FunctionName, PetStoreFunction>, name: FunctionName): PetStoreFunction {

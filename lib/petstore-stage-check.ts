@@ -6,7 +6,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { functionRecipe, type RunFacts } from '#shared/function-recipe';
-import { STAGE_CHECK, STAGE_CHECK_ENV as ENV } from '#shared/stage-check';
+import { PRE_TRAFFIC_CHECK_MINUTES, STAGE_CHECK, STAGE_CHECK_ENV as ENV } from '#shared/stage-check';
 import type { PublicApiName } from '#shared/routes';
 import type { FunctionName } from '#shared/table-access';
 import type { PetStoreAlarms } from './petstore-alarms';
@@ -24,7 +24,7 @@ export interface PetStoreStageCheckProps extends PetStoreFunctionDefaults {
 }
 
 /**
- * The smoke checks (scripts/smoke/stage-check.ts) as two functions: one every few minutes through the public URLs
+ * The smoke checks (lambda/handlers/stage-check.ts) as two functions: one every few minutes through the public URLs
  * (every other alarm needs traffic), one as each deployment group's BeforeAllowTraffic hook. Both call with the
  * check's own key, which the operator puts into a secret (docs/runbooks.md).
  */
@@ -91,7 +91,7 @@ export class PetStoreStageCheck extends Construct {
     this.preTraffic = checkFunction(
       'PreTraffic',
       "CodeDeploy's BeforeAllowTraffic hook: the new versions",
-      Duration.minutes(2).plus(traffic),
+      Duration.minutes(PRE_TRAFFIC_CHECK_MINUTES).plus(traffic),
       {
         ...urls,
         [ENV.versions]: published,

@@ -9,7 +9,8 @@ import { PETS_BASE_PATH, type ApiName, type RouteDefinition } from '#shared/rout
 import { stackNameOf } from '#shared/stages';
 import { SchemaConverter } from './json-schema';
 import { OPERATION_DOCS, takesBody, type OperationDocs } from './operation-docs';
-import { errorResponses, headers, type ErrorSchemas } from './responses';
+import { headers } from './headers';
+import { errorResponses, type ErrorSchemas } from './responses';
 import type { HttpMethodKey, OpenApiDocument, Operation, Parameter, PathItem, Response, Server } from './types';
 
 const API_VERSION = '1.0.0';

@@ -21,7 +21,7 @@ import { LIST_LIMIT_MAX } from '#contract/schemas/list-pets-query';
 import { Message } from '#contract/schemas/message-response';
 import { NoBody } from '#contract/schemas/no-input';
 import { Pet } from '#contract/schemas/pet-response';
-import type { HeaderUse } from './responses';
+import type { HeaderUse } from './headers';
 import type { Example } from './types';
 
 export interface OperationDocs {

@@ -10,7 +10,7 @@ import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { functionRecipe } from '#shared/function-recipe';
 import { ALL_ROUTES, type ApiName } from '#shared/routes';
-import { PLACEHOLDER, readStageOptions, stageFileOf, type StageOptions } from '#shared/stage-options';
+import { overridesOf, PLACEHOLDER, readStageOptions, stageFileOf, type StageOptions } from '#shared/stage-options';
 import { DEFAULT_ROUTE_KEY, PREFLIGHT_ROUTE_KEY, routeKeyOf, routeThrottle, throttlingOf } from '#shared/stage-throttling';
 import { STAGES, type StageName } from '#shared/stages';
 import { clientConfigOf, parseStageArgs, runOperatorCommand, stageTarget, TARGET_USAGE, type AwsTarget } from './aws-target';
@@ -182,11 +182,7 @@ export async function doctor(argv: string[], settings: ClientSettings = {}, say:
   ];
   let options: StageOptions;
   try {
-    const overrides = (values.c ?? []).map((pair): [string, string] => [
-      pair.slice(0, pair.indexOf('=')),
-      pair.slice(pair.indexOf('=') + 1),
-    ]);
-    const read = readStageOptions(stage, Object.fromEntries(overrides));
+    const read = readStageOptions(stage, overridesOf(values.c ?? []));
     options = read.options;
     checks.push(
       read.placeholders.length === 0

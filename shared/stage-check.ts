@@ -1,11 +1,15 @@
-/** The stage check (lib/petstore-stage-check.ts, scripts/smoke/stage-check.ts): its function and the variables it is given. */
+/** The stage check (lib/petstore-stage-check.ts, lambda/handlers/stage-check.ts): its function and the variables it is given. */
 import type { DeployedFunction } from './deployed-functions';
 
 export const STAGE_CHECK: DeployedFunction = {
   name: 'stageCheck',
-  entry: 'scripts/smoke/stage-check.ts',
+  entry: 'lambda/handlers/stage-check.ts',
   summary: 'the smoke checks: on a schedule through the public URLs, and before a canary against its new versions',
 };
+
+/** The pre-traffic hook's time for its checks; the canary's traffic comes on top, within Lambda's 15-minute timeout. */
+export const PRE_TRAFFIC_CHECK_MINUTES = 2;
+export const CANARY_TRAFFIC_MAX_MINUTES = 15 - PRE_TRAFFIC_CHECK_MINUTES;
 
 export const STAGE_CHECK_ENV = {
   /** The secret holding the check's own API key. */

@@ -32,7 +32,6 @@ function keyOf(operationId: OperationId): string {
   return routeKeyOf(route);
 }
 export const CREATE_PET_ROUTE_KEY = keyOf('createPet');
-export const SUBMIT_MESSAGE_ROUTE_KEY = keyOf('submitMessage');
 
 /** The bucket API Gateway gives one route of an API. */
 export const routeThrottle = (api: ApiThrottling, routeKey: string): ThrottleConfig => api.routes[routeKey] ?? api.defaultRoute;

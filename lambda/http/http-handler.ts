@@ -16,6 +16,7 @@ import { NoBody } from '#contract/schemas/no-input';
 import { validInput, type ValidInput } from './validate-input';
 import { debug } from '#runtime/logger';
 import { ANSWER_MARGIN_MS, observed } from '#runtime/observe';
+import { currentScope } from '#runtime/request-scope';
 import type { Outcome } from '#shared/metrics';
 
 /** What an operation receives: the caller and its validated input, typed by its spec's schemas. */
@@ -60,9 +61,9 @@ export function httpHandler<const Spec extends OperationSpec, C extends { readon
   // Outside Middy, so the request scope spans all of it; Middy types its event as the normalisers' output.
   const invoke = handler as unknown as (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse>;
   return observed(spec.operationId, invoke, (response) => {
-    // No response: mapErrors itself failed. The error's code is read from the answer itself, never from side state.
+    // No response: mapErrors itself failed. Every error answer is mapErrors', which hands its code over.
     const status = response?.statusCode ?? 500;
-    const code = status >= 400 ? (/"code":"([^"]+)"/.exec(response?.body ?? '')?.[1] ?? 'internal_error') : undefined;
+    const code = status >= 400 ? (currentScope()?.errorCode ?? 'internal_error') : undefined;
     // `statusCode`, not `status`: the line is also the metrics document, where `status` is PetsCreated's dimension.
     // No path: the access log has it, under the same apigw_request_id (docs/capacity.md counts each byte).
     return { outcome: outcomeOf(status), code, fields: { statusCode: status } };

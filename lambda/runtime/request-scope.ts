@@ -19,6 +19,8 @@ export interface RequestScope {
   readonly deadline: number;
   readonly trace: TraceContext | undefined;
   readonly counts: { name: string; dimensions: Readonly<Record<string, string>>; value: number }[];
+  /** The code of the error answer, handed over by the error middleware (lambda/http/middleware/map-errors.ts). */
+  errorCode?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();

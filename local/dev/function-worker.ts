@@ -26,7 +26,7 @@ await Promise.allSettled([...packages].map((name) => import(name)));
 
 /** The project's modules load only now. */
 async function serve(): Promise<void> {
-  const [{ loadHandlers }, { lambdaContext }] = await Promise.all([import('#local/gateway/functions'), import('#local/gateway/gateway')]);
+  const [{ loadHandlers }, { lambdaContext }] = await Promise.all([import('#local/gateway/functions'), import('#shared/gateway-events')]);
   const handlers = await loadHandlers();
   const run = async ({ name, event, awsRequestId, deadline }: Invocation): Promise<unknown> => {
     const handler = handlers.get(name);

@@ -6,8 +6,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, parseCorsOrigins } from '#shared/cors';
 import { PREFLIGHT_ROUTE } from '#shared/routes';
-import type { LambdaFunction } from './functions';
-import { lambdaContext, toGatewayResponse, type GatewayResponse } from './gateway';
+import { lambdaContext, toGatewayResponse, type GatewayResponse, type LambdaFunction } from '#shared/gateway-events';
 
 /** `PETSTORE_CORS_ORIGINS` (comma-separated), checked like a dev stage's `-c corsOrigins`. */
 export const localCorsOrigins = (value: string | undefined): string[] | undefined => parseCorsOrigins('dev', value);

@@ -1,17 +1,8 @@
-import type { Context } from 'aws-lambda';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
-import type { OperationId } from '#shared/routes';
+import type { GatewayFunctions, LambdaFunction } from '#shared/gateway-events';
 import type { FunctionName } from '#shared/table-access';
 
-export type LambdaFunction = (event: unknown, context: Context) => Promise<unknown>;
-
-export interface GatewayFunctions {
-  readonly authorizer: LambdaFunction;
-  readonly notFound: LambdaFunction;
-  readonly accountNotFound?: LambdaFunction;
-  readonly preflight: LambdaFunction;
-  readonly operations: ReadonlyMap<OperationId, LambdaFunction>;
-}
+export type { GatewayFunctions, LambdaFunction };
 
 async function load(entry: string): Promise<LambdaFunction> {
   // Relative to this file, so it resolves the same under tsx (ESM) and jest (CommonJS).

@@ -3,22 +3,13 @@
  * issuer's JWKS; the gateway's rules are here (`aud`, else `client_id`; no look at `token_use`; its challenges).
  */
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
+import type { JwtAuthorizer, JwtVerdict } from '#shared/gateway-events';
 
 export interface JwtAuthorizerSettings {
   readonly issuer: string;
   readonly audience: readonly string[];
   readonly jwksUrl: string;
 }
-
-/** `requestContext.authorizer.jwt`: every claim as text. */
-export interface JwtAuthorization {
-  readonly claims: Readonly<Record<string, string>>;
-  readonly scopes: null;
-}
-
-export type JwtVerdict = { readonly ok: true; readonly jwt: JwtAuthorization } | { readonly ok: false; readonly challenge: string };
-
-export type JwtAuthorizer = (authorization: string | undefined, now?: Date) => Promise<JwtVerdict>;
 
 /** The challenge AWS documents; only the audience's description is AWS's own, the others this emulation's. */
 const refused = (description: string): JwtVerdict => ({

@@ -1,5 +1,5 @@
 /**
- * The local HTTP server: the three APIs on one origin through local/gateway/gateway.ts. A request passes the Host check, then
+ * The local HTTP server: the three APIs on one origin through shared/gateway-events.ts. A request passes the Host check, then
  * the portal, then what API Gateway does itself (head quota 431, throttle 429, body limit 413), then the dispatch;
  * CORS headers last. A development server: no defence against slow or greedy clients; close() cuts connections.
  */
@@ -7,7 +7,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { GATEWAY_MAX_BODY_BYTES, GATEWAY_MAX_REQUEST_HEAD_BYTES } from '#shared/gateway-answers';
 import { PETS_BASE_PATH } from '#shared/routes';
 import { answerPreflight, isPreflightRoute, withCors } from './cors';
-import type { GatewayFunctions } from './functions';
 import {
   apiOf,
   buildEvent,
@@ -15,12 +14,11 @@ import {
   gatewayAnswer,
   gatewayRequestId,
   matchRoute,
-  readBody,
-  writeResponse,
+  type GatewayFunctions,
   type GatewayResponse,
-} from './gateway';
+  type JwtAuthorizer,
+} from '#shared/gateway-events';
 import { hostProblem, writeLocalError } from './host-check';
-import type { JwtAuthorizer } from './jwt-authorizer';
 import { servePortal, type PortalIdentity } from './portal-server';
 import { createThrottle, gatewayRouteKey, type GatewayThrottle } from './throttle';
 
@@ -131,4 +129,33 @@ function answer(response: ServerResponse, result: GatewayResponse, request: Inco
 
 function singleValued(headers: IncomingMessage['headers']): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : value]));
+}
+
+/** The whole body, or `too_large` (read to its end, kept no further) past `maxBytes`; rejects if the client goes away first. */
+function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'too_large'> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    request.on('end', () => resolveBody(tooLarge ? 'too_large' : Buffer.concat(chunks)));
+    request.on('error', reject);
+    // A cut connection (or the server's request timeout) ends the request without 'end'.
+    request.on('close', () => {
+      if (!request.complete) reject(new Error('the request was not received in full'));
+    });
+  });
+}
+
+function writeResponse(response: ServerResponse, result: GatewayResponse, requestId: string): void {
+  response.statusCode = result.statusCode;
+  for (const [name, value] of Object.entries(result.headers)) response.setHeader(name, value);
+  if (result.cookies.length > 0) response.setHeader('set-cookie', [...result.cookies]);
+  response.setHeader('apigw-requestid', requestId);
+  response.setHeader('content-length', result.body.length);
+  response.end(result.body);
 }

@@ -1,6 +1,7 @@
 /** What the portal needs on this machine: cognito-local (local/identity/cognito.ts) and the account API's JWT authorizer trusting it. */
 import { startLocalCognito, type LocalCognito, type LocalCognitoOptions } from './cognito';
-import { jwtAuthorizer, type JwtAuthorizer } from '#local/gateway/jwt-authorizer';
+import { jwtAuthorizer } from '#local/gateway/jwt-authorizer';
+import type { JwtAuthorizer } from '#shared/gateway-events';
 import type { PortalIdentity } from '#local/gateway/portal-server';
 
 export interface LocalAccounts {

@@ -4,7 +4,7 @@ import { contractViolations, readAnswer, type ReadAnswer } from '#openapi/contra
 
 /**
  * `readOnly` creates nothing (prod's pets cannot be deleted); `corsOrigin` is an allowed origin whose preflight is
- * checked; `fetch` sends the requests (the pre-traffic hook's answers come from the new versions, local/gateway/gateway.ts);
+ * checked; `fetch` sends the requests (the pre-traffic hook's answers come from the new versions, shared/gateway-events.ts);
  * `bounded` skips the check that pages through every pet of a status, whose time grows with the data.
  */
 export interface SmokeTarget {

@@ -120,6 +120,12 @@ it('bundling every function emits no esbuild warning (a missing export of a shim
   expect(warnings).toEqual([]);
 });
 
+it('no deployed bundle carries the emulator (local/) or the CLIs’ own code: the stage check takes the gateway events from shared/', () => {
+  const strays = ENTRIES.flatMap((entry) => (inputs.get(entry) ?? []).filter((file) => /^(local|bin|lib|bench|test)\//.test(file)));
+  expect(strays).toEqual([]);
+  expect(inputs.get(STAGE_CHECK.entry)).toEqual(expect.arrayContaining(['shared/gateway-events.ts', 'scripts/smoke/checks.ts']));
+});
+
 it("every alias of lib/bundling.ts still matches the SDK's imports: the stand-ins are bundled and the modules they replace are not", () => {
   // Only functions that use a table hold a DynamoDB client (not-found and preflight use none).
   const withTables = ENTRIES.filter((entry) => {

@@ -1,5 +1,5 @@
 /**
- * The stage check (scripts/smoke/stage-check.ts) end to end, with the service's handlers on a local DynamoDB:
+ * The stage check (lambda/handlers/stage-check.ts) end to end, with the service's handlers on a local DynamoDB:
  *
  * - as CodeDeploy's pre-traffic hook, against a stand-in for Secrets Manager (the check's key), Lambda (Invoke of a
  *   qualified version ARN, answered by a local handler, as Lambda answers: a crash is `X-Amz-Function-Error`) and
@@ -21,7 +21,7 @@ import { startLocalApi, type LocalApi } from '#local/gateway/server';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { PRE_TRAFFIC_ANSWERS_AT_LEAST, STAGE_CHECK_ENV } from '#shared/stage-check';
 import type { FunctionName } from '#shared/table-access';
-import type { handler } from '../../scripts/smoke/stage-check';
+import type { handler } from '#handlers/stage-check';
 import { listenOnLoopback, type Listening } from '../support/loopback-server';
 import { freshTables } from '../support/local-dynamodb';
 
@@ -114,7 +114,7 @@ beforeAll(async () => {
     [STAGE_CHECK_ENV.writes]: 'true',
   });
   // Its SDK clients are made when it loads, from the environment above.
-  stageCheck = await import('../../scripts/smoke/stage-check');
+  stageCheck = await import('#handlers/stage-check');
 }, 60_000);
 
 afterAll(async () => {

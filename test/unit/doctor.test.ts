@@ -276,10 +276,21 @@ it('a call the credentials may not make fails that check with the permission it 
 it('a stage option the file or -c gets wrong stops the doctor before the account checks, with the reason', async () => {
   const { code, lines } = await run(HEALTHY, '--stage', 'staging', '-c', 'reservedConcurrency=maybe');
   expect(lines.slice(-2)).toEqual([
-    'FAIL config/staging.json: reservedConcurrency: "maybe" is neither true nor false',
+    'FAIL config/staging.json: reservedConcurrency: "maybe" is neither true nor false (-c)',
     '     fix: correct config/staging.json, then run the doctor again',
   ]);
   expect(code).toBe(1);
+});
+
+it('-c is read as cdk reads it: a bare -c hotfix is refused under its own name, -c hotfix=true is an option', async () => {
+  const bare = await run(HEALTHY, '--stage', 'staging', '-c', 'hotfix');
+  expect(bare.lines.slice(-2)).toEqual([
+    'FAIL config/staging.json: -c hotfix: not key=value (cdk would ignore it)',
+    '     fix: correct config/staging.json, then run the doctor again',
+  ]);
+  expect(bare.code).toBe(1);
+  const given = await run(HEALTHY, '--stage', 'staging', '-c', 'hotfix=true');
+  expect(given.lines).toContain('ok   config/staging.json: every option set');
 });
 
 it('without --stage it says which stages there are, and calls nothing', async () => {

@@ -4,6 +4,7 @@ import { DependencyUnavailableError, IdempotencyKeyReusedError } from '#contract
 import { ApiError, idempotencyKeyReused, serviceUnavailable } from '#contract/errors';
 import { jsonResponse, type HttpResponse } from '../responses';
 import { log, type LogLevel } from '#runtime/logger';
+import { currentScope } from '#runtime/request-scope';
 
 const THROTTLING_ERRORS = new Set([
   'ProvisionedThroughputExceededException',
@@ -60,6 +61,8 @@ export const mapErrors = (): MiddlewareObj<APIGatewayProxyEventV2> => ({
   onError: async (request) => {
     const { apiError, log: entry } = classify(request.error);
     request.response = errorResponse(apiError);
+    const scope = currentScope();
+    if (scope) scope.errorCode = apiError.code;
     // Awaited: a line written after the invocation returns could be lost when Lambda freezes it.
     if (entry) await log(entry.level, entry.message, entry.fields);
   },

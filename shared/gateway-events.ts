@@ -1,16 +1,33 @@
 /**
- * API Gateway HTTP APIs emulated in front of the handlers: payload 2.0 events, the authorizers, the route's function,
- * its result written back as API Gateway does. Hand-written: SAM local and serverless-offline need Docker or their
- * own config and drift from the route table; this one reads shared/routes.ts, like the CDK stack.
+ * API Gateway HTTP APIs in front of the handlers: payload 2.0 events, the authorizers, the route's function, its result
+ * read back as API Gateway does. Shared by the local server (local/gateway/server.ts) and the stage check's pre-traffic
+ * run against new versions (lambda/handlers/stage-check.ts). Hand-written: SAM local and serverless-offline need Docker
+ * or their own config and drift from the route table; this one reads shared/routes.ts, like the CDK stack.
  */
 import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2, Context } from 'aws-lambda';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from '#shared/function-settings';
-import { ACCOUNT_BASE_PATH, ALL_ROUTES, PETS_BASE_PATH, type ApiName, type RouteDefinition } from '#shared/routes';
-import { GATEWAY_ANSWERS, LAMBDA_MAX_SYNC_PAYLOAD_BYTES, type GatewayAnswerStatus } from '#shared/gateway-answers';
-import type { GatewayFunctions, LambdaFunction } from './functions';
-import type { JwtAuthorizer } from './jwt-authorizer';
+import type { IncomingMessage } from 'node:http';
+import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from './function-settings';
+import { ACCOUNT_BASE_PATH, ALL_ROUTES, PETS_BASE_PATH, type ApiName, type OperationId, type RouteDefinition } from './routes';
+import { GATEWAY_ANSWERS, LAMBDA_MAX_SYNC_PAYLOAD_BYTES, type GatewayAnswerStatus } from './gateway-answers';
+
+export type LambdaFunction = (event: unknown, context: Context) => Promise<unknown>;
+
+export interface GatewayFunctions {
+  readonly authorizer: LambdaFunction;
+  readonly notFound: LambdaFunction;
+  readonly accountNotFound?: LambdaFunction;
+  readonly preflight: LambdaFunction;
+  readonly operations: ReadonlyMap<OperationId, LambdaFunction>;
+}
+
+/** What the JWT authorizer passes on (`requestContext.authorizer.jwt`: every claim as text), or its challenge. */
+export type JwtVerdict =
+  | { readonly ok: true; readonly jwt: { readonly claims: Readonly<Record<string, string>>; readonly scopes: null } }
+  | { readonly ok: false; readonly challenge: string };
+
+/** The account API's native JWT authorizer (local/gateway/jwt-authorizer.ts). */
+export type JwtAuthorizer = (authorization: string | undefined, now?: Date) => Promise<JwtVerdict>;
 
 /** JSON escaping makes one UTF-16 unit of a string at most 6 bytes (`\u0000`); below this, no event is near the limit. */
 const EVENT_SIZE_CHECK_FROM_CHARS = Math.floor(LAMBDA_MAX_SYNC_PAYLOAD_BYTES / 6) - 64 * 1024;
@@ -289,38 +306,9 @@ export async function dispatch(
   return invoke(fn, name, event, functionTimeoutMs).then(toGatewayResponse, () => gatewayAnswer(500));
 }
 
-/** The whole body, or `too_large` (read to its end, kept no further) past `maxBytes`; rejects if the client goes away first. */
-export function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'too_large'> {
-  return new Promise((resolveBody, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    request.on('end', () => resolveBody(tooLarge ? 'too_large' : Buffer.concat(chunks)));
-    request.on('error', reject);
-    // A cut connection (or the server's request timeout) ends the request without 'end'.
-    request.on('close', () => {
-      if (!request.complete) reject(new Error('the request was not received in full'));
-    });
-  });
-}
-
-export function writeResponse(response: ServerResponse, result: GatewayResponse, requestId: string): void {
-  response.statusCode = result.statusCode;
-  for (const [name, value] of Object.entries(result.headers)) response.setHeader(name, value);
-  if (result.cookies.length > 0) response.setHeader('set-cookie', [...result.cookies]);
-  response.setHeader('apigw-requestid', requestId);
-  response.setHeader('content-length', result.body.length);
-  response.end(result.body);
-}
-
 /**
  * `fetch` answered by the gateway's dispatch with no socket: API Gateway's own events for the pre-traffic hook
- * (scripts/smoke/stage-check.ts) and tests; every request carries `extraHeaders` as the front door would add them.
+ * (lambda/handlers/stage-check.ts) and tests; every request carries `extraHeaders` as the front door would add them.
  */
 export const fetchThrough =
   (functions: GatewayFunctions, extraHeaders: Record<string, string> = {}): typeof fetch =>

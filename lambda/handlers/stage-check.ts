@@ -3,21 +3,20 @@
  * On its schedule, read-only through the public base URLs; a failure fails the invocation, which its alarm counts. As
  * CodeDeploy's BeforeAllowTraffic hook, against the versions the deploy published (CodeDeploy sends only the ids of the
  * deployment and of the hook's run; CloudFormation writes the versions into the environment before it moves an alias),
- * invoked directly with API Gateway's own events (local/gateway/gateway.ts); the verdict goes back to CodeDeploy, and then, on a
+ * invoked directly with API Gateway's own events (shared/gateway-events.ts); the verdict goes back to CodeDeploy, and then, on a
  * stage without traffic of its own, the hook keeps calling the public URLs while the canary lasts.
  */
 import { CodeDeployClient, PutLifecycleEventHookExecutionStatusCommand } from '@aws-sdk/client-codedeploy';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { API_KEY_PREFIX } from '#auth/api-keys';
-import type { LambdaFunction } from '#local/gateway/functions';
-import { fetchThrough } from '#local/gateway/gateway';
+import { fetchThrough, type LambdaFunction } from '#shared/gateway-events';
 import { log } from '#runtime/logger';
 import { FRONT_DOOR_SECRET_ENV, FRONT_DOOR_SECRET_HEADER } from '#shared/origin-headers';
 import { ALL_ROUTES } from '#shared/routes';
 import { PRE_TRAFFIC_ANSWERS_AT_LEAST, PRE_TRAFFIC_PASSES_AT_MOST, STAGE_CHECK_ENV as ENV } from '#shared/stage-check';
 import type { FunctionName } from '#shared/table-access';
-import { runSmokeChecks, type SmokeTarget } from './checks';
+import { runSmokeChecks, type SmokeTarget } from '#scripts/smoke/checks';
 
 /** The hook's requests are made out to a local server's addresses, which the OpenAPI documents list. */
 const HOOK_ORIGIN = 'http://127.0.0.1:3000';
