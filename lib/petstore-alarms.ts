@@ -4,8 +4,8 @@ import {
   Alarm,
   ComparisonOperator,
   MathExpression,
-  Metric,
   TreatMissingData,
+  type Metric,
   type AlarmProps,
   type IMetric,
 } from 'aws-cdk-lib/aws-cloudwatch';
@@ -20,8 +20,7 @@ import { Construct } from 'constructs';
 import { constructIdOf } from './construct-ids';
 import type { PetStoreHttpApi } from './petstore-http-api';
 import type { ApiName } from '#shared/routes';
-import { SERVICE_NAME } from '#shared/function-settings';
-import { METRICS_NAMESPACE, OPERATION_METRICS, type Outcome } from '#shared/metrics';
+import { EXCESS_AT_LEAST, failureVerdict, JUDGED_AT_LEAST, REFUSAL_MARGIN_PERCENT, refusalVerdict } from './canary-judgement';
 import type { StageConfig } from './stage-config';
 import type { FunctionName } from '#shared/table-access';
 import { TABLES, type TableDefinition, type TableKey } from '#shared/tables';
@@ -35,12 +34,6 @@ export interface PetStoreAlarmsProps {
 
 const ABOVE = { comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD };
 
-/**
- * A new authorizer version making more than this share of its callers anonymous rolls back: the stage check sends
- * about 3 anonymous requests in 10, an authorizer refusing every key sits near 100 %.
- */
-export const NEW_AUTHORIZER_REFUSAL_PERCENT = 50;
-
 /** HTTP APIs publish 4xx as one metric, so 401 and 429 are counted from the access log (`status` is a string there). */
 export const COUNTED_STATUSES = { unauthorized: '401', throttled: '429' } as const;
 
@@ -51,6 +44,8 @@ export const COUNTED_STATUSES = { unauthorized: '401', throttled: '429' } as con
 export class PetStoreAlarms extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
+  /** The canaries' verdicts, among `alarms`. */
+  readonly verdicts: Alarm[] = [];
   /** A gradual deploy of a function behind the API rolls back on it. */
   readonly serverErrorRate: Readonly<Record<ApiName, Alarm>>;
   readonly authorizerErrors: Alarm;
@@ -190,33 +185,26 @@ export class PetStoreAlarms extends Construct {
   }
 
   /**
-   * A canary's rollback triggers on its new version alone (docs/deploy.md, Safe deploys): crashes, timeouts and 5xx.
-   * The authorizer refuses by making callers anonymous, never by failing: its version also rolls back on that.
+   * A canary's rollback triggers on its new version against the one it replaces (lib/canary-judgement.ts): crashes,
+   * timeouts and 5xx; the authorizer refuses by making callers anonymous, never by failing, so its version also on that.
    */
   newVersion(name: FunctionName, fn: IFunction, version: { readonly version: string }, aliasName: string): Alarm[] {
     const { period, serverErrorRatePercent: percent } = this.config.alarms;
-    const sum = (namespace: string, metricName: string, dimensionsMap: Record<string, string>) =>
-      new Metric({ namespace, metricName, dimensionsMap, period, statistic: 'Sum' });
-    const ofStage = { Service: SERVICE_NAME, Stage: this.config.stage };
-    const alias = { FunctionName: fn.functionName, Resource: `${fn.functionName}:${aliasName}`, ExecutedVersion: version.version };
-    const answered = (outcome: Outcome) =>
-      sum(METRICS_NAMESPACE, OPERATION_METRICS.Requests.name, { ...ofStage, Operation: name, Version: version.version, Outcome: outcome });
-    const rate = (expression: string, usingMetrics: Record<string, Metric>) => new MathExpression({ expression, usingMetrics, period });
-    const failed = rate('IF(invocations > 0, 100 * (FILL(crashed, 0) + FILL(answered5xx, 0)) / invocations, 0)', {
-      invocations: sum('AWS/Lambda', 'Invocations', alias),
-      crashed: sum('AWS/Lambda', 'Errors', alias),
-      answered5xx: answered('server_error'),
-    });
-    const description = `More than ${percent}% of the invocations of ${name}'s newest version crashed, timed out or answered 5xx.`;
-    const alarms = [this.add(`${constructIdOf(name)}NewVersionFailures`, failed, percent, description, ABOVE)];
+    const judged = { name, functionName: fn.functionName, aliasName, version: version.version, stage: this.config.stage, period };
+    const judge = (id: string, verdict: MathExpression, description: string) => this.add(id, verdict, 1, description);
+    const alarms = [
+      judge(
+        `${constructIdOf(name)}NewVersionFailures`,
+        failureVerdict(judged, percent),
+        `${name}'s newest version crashed, timed out or answered 5xx on more than ${percent}% of the requests its predecessor's share says would have gone well (at least ${EXCESS_AT_LEAST} more, of at least ${JUDGED_AT_LEAST}).`,
+      ),
+    ];
+    this.verdicts.push(...alarms);
     if (name !== 'authorizer') return alarms;
-    // Over Lambda's count of the version's invocations: the authorizer reports a caller it admits with no metric.
-    const refused = rate('IF(invocations > 0, 100 * FILL(refused, 0) / invocations, 0)', {
-      invocations: sum('AWS/Lambda', 'Invocations', alias),
-      refused: answered('client_error'),
-    });
-    const refusing = `The authorizer's newest version made more than ${NEW_AUTHORIZER_REFUSAL_PERCENT}% of its callers anonymous (answered 401).`;
-    return [...alarms, this.add('AuthorizerNewVersionRefusals', refused, NEW_AUTHORIZER_REFUSAL_PERCENT, refusing, ABOVE)];
+    const refusing = `The authorizer's newest version left callers anonymous (401): more than ${REFUSAL_MARGIN_PERCENT}% of those its predecessor's share says it would have admitted (at least ${EXCESS_AT_LEAST} more, of at least ${JUDGED_AT_LEAST}).`;
+    const refusals = judge('AuthorizerNewVersionRefusals', refusalVerdict(judged), refusing);
+    this.verdicts.push(refusals);
+    return [...alarms, refusals];
   }
 }
 

@@ -33,6 +33,8 @@ export interface PetStoreDashboardProps {
   readonly functions: ReadonlyMap<FunctionName, { readonly function: IFunction; readonly logGroup: ILogGroup }>;
   readonly tables: Readonly<Record<TableKey, Table>>;
   readonly alarms: readonly IAlarm[];
+  /** Of those, the canaries' verdicts (lib/canary-judgement.ts), shown in a row of their own. */
+  readonly verdicts?: readonly IAlarm[];
   /** The scheduled stage check (lib/petstore-stage-check.ts), where the stage has one. */
   readonly stageCheck?: IFunction;
   /** The user pool, its portal client, and the metric name of its web ACL (lib/petstore-identity.ts). */
@@ -81,7 +83,16 @@ export class PetStoreDashboard extends Construct {
     const graph = (width: number, title: string, left: IMetric[], right?: IMetric[]) =>
       new GraphWidget({ title, left, ...(right ? { right } : {}), width, height: HEIGHT });
     const rows: IWidget[][] = [];
-    rows.push([new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: 24, height: HEIGHT })]);
+    const verdicts = new Set(props.verdicts ?? []);
+    const status = (title: string, alarms: IAlarm[]) => new AlarmStatusWidget({ title, alarms, width: 24, height: HEIGHT });
+    rows.push([
+      status(
+        'Alarms',
+        props.alarms.filter((alarm) => !verdicts.has(alarm)),
+      ),
+    ]);
+    // During a deploy: each new version judged against the one it replaces (docs/runbooks.md, When a canary is judged).
+    if (verdicts.size > 0) rows.push([status('Canary verdicts: new version against the old (OK below 20 requests)', [...verdicts])]);
 
     const apiEntries = Object.entries(apis) as [ApiName, PetStoreHttpApi][];
     const perApi = (metric: (name: ApiName, api: PetStoreHttpApi) => IMetric | IMetric[]): IMetric[] =>

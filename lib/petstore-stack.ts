@@ -151,6 +151,7 @@ export class PetStoreStack extends Stack {
       functions: new Map([...functions].map(([name, fn]) => [name, { function: fn.function, logGroup: fn.logGroup }])),
       tables,
       alarms: alarms.alarms,
+      verdicts: alarms.verdicts,
       ...(stageCheck ? { stageCheck: stageCheck.scheduled.function } : {}),
       identity: {
         userPoolId: identity.userPool.userPoolId,

@@ -21,3 +21,11 @@ export const STAGE_CHECK_ENV = {
   writes: 'PETSTORE_CHECK_WRITES',
   canaryTrafficMs: 'PETSTORE_CHECK_CANARY_TRAFFIC_MS',
 } as const;
+
+/**
+ * Before its verdict the pre-traffic hook repeats its checks until each new version they reach has answered this many
+ * requests: the canary's judgement (lib/canary-judgement.ts) then has enough of them in its first period.
+ */
+export const PRE_TRAFFIC_ANSWERS_AT_LEAST = 20;
+/** The hook's passes at most: the version the checks reach least (notFound, once a pass) needs 20. */
+export const PRE_TRAFFIC_PASSES_AT_MOST = 25;

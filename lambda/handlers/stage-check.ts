@@ -17,7 +17,7 @@ import { fetchThrough, type LambdaFunction } from '#shared/gateway-events';
 import { log } from '#runtime/logger';
 import { FRONT_DOOR_SECRET_ENV, FRONT_DOOR_SECRET_HEADER } from '#shared/origin-headers';
 import { ALL_ROUTES } from '#shared/routes';
-import { STAGE_CHECK_ENV as ENV } from '#shared/stage-check';
+import { PRE_TRAFFIC_ANSWERS_AT_LEAST, PRE_TRAFFIC_PASSES_AT_MOST, STAGE_CHECK_ENV as ENV } from '#shared/stage-check';
 import type { FunctionName } from '#shared/table-access';
 import { runSmokeChecks, type SmokeTarget } from '#scripts/smoke/checks';
 
@@ -51,8 +51,8 @@ const publicTarget = (key: string): SmokeTarget => ({
   readOnly: true,
 });
 
-/** Each function of the stage, invoked at the version the deploy published. */
-function newVersions(): Parameters<typeof fetchThrough>[0] {
+/** Each function of the stage, invoked at the version the deploy published; `answered` counts its answers. */
+function newVersions(answered: Map<FunctionName, number>): Parameters<typeof fetchThrough>[0] {
   const arns = JSON.parse(process.env[ENV.versions] ?? '{}') as Partial<Record<FunctionName, string>>;
   const version =
     (name: FunctionName): LambdaFunction =>
@@ -62,10 +62,24 @@ function newVersions(): Parameters<typeof fetchThrough>[0] {
       // API Gateway answers 500 for a crashed function; the log says why.
       if (answer.FunctionError) await log('warn', 'new version failed', { function: name, payload: text.slice(0, 500) });
       if (answer.FunctionError) throw new Error(`${name}: ${answer.FunctionError}`);
+      answered.set(name, (answered.get(name) ?? 0) + 1);
       return JSON.parse(text) as unknown;
     };
   const operations = new Map(ALL_ROUTES.map((route) => [route.operationId, version(route.operationId)]));
   return { authorizer: version('authorizer'), notFound: version('notFound'), preflight: version('preflight'), operations };
+}
+
+/**
+ * The checks, again and again, until each new version they reach has answered PRE_TRAFFIC_ANSWERS_AT_LEAST requests
+ * (docs/deploy-reference.md, Safe deploys): passed, or failed at the first failing pass or when some version stays unseen.
+ */
+async function exercised(target: SmokeTarget, answered: ReadonlyMap<FunctionName, number>): Promise<boolean> {
+  for (let pass = 0; pass < PRE_TRAFFIC_PASSES_AT_MOST; pass++) {
+    if ((await failures(target)).length > 0) return false;
+    if (answered.size > 0 && Math.min(...answered.values()) >= PRE_TRAFFIC_ANSWERS_AT_LEAST) return true;
+  }
+  await log('warn', 'new versions answered too few requests', { answered: Object.fromEntries(answered) });
+  return false;
 }
 
 async function preTraffic(deploymentId: string, lifecycleEventHookExecutionId: string): Promise<void> {
@@ -74,19 +88,20 @@ async function preTraffic(deploymentId: string, lifecycleEventHookExecutionId: s
     return undefined;
   });
   const secret = process.env[FRONT_DOOR_SECRET_ENV];
+  const answered = new Map<FunctionName, number>();
   const passed =
     key !== undefined &&
-    (await failures({
-      petsBaseUrl: `${HOOK_ORIGIN}/v1`,
-      messagesBaseUrl: HOOK_ORIGIN,
-      key,
-      readOnly: process.env[ENV.writes] !== 'true',
-      bounded: true,
-      fetch: fetchThrough(newVersions(), secret ? { [FRONT_DOOR_SECRET_HEADER]: secret } : {}),
-    }).then(
-      (failed) => failed.length === 0,
-      () => false,
-    ));
+    (await exercised(
+      {
+        petsBaseUrl: `${HOOK_ORIGIN}/v1`,
+        messagesBaseUrl: HOOK_ORIGIN,
+        key,
+        readOnly: process.env[ENV.writes] !== 'true',
+        bounded: true,
+        fetch: fetchThrough(newVersions(answered), secret ? { [FRONT_DOOR_SECRET_HEADER]: secret } : {}),
+      },
+      answered,
+    ).catch(() => false));
   const status = passed ? 'Succeeded' : 'Failed';
   await codeDeploy.send(new PutLifecycleEventHookExecutionStatusCommand({ deploymentId, lifecycleEventHookExecutionId, status }));
   for (const until = Date.now() + Number(process.env[ENV.canaryTrafficMs] ?? 0); passed && Date.now() < until;) {

@@ -20,6 +20,7 @@ import './stack/throttling';
 import './stack/ci';
 import './stack/release';
 import './stack/rollouts';
+import './stack/canary-judgement';
 import './stack/throttle-sums';
 
 /** Each synthesis costs seconds of CPU: a new one is a decision, made here, not a side effect of a new test. */

@@ -6,7 +6,8 @@
  *   qualified version ARN, answered by a local handler, as Lambda answers: a crash is `X-Amz-Function-Error`) and
  *   CodeDeploy (PutLifecycleEventHookExecutionStatus). Each stand-in refuses a call without its required parameters,
  *   as AWS does. The same checks pass the good handlers, and fail a version that crashes, one that answers a shape the
- *   OpenAPI documents do not allow, and an authorizer that makes every caller anonymous;
+ *   OpenAPI documents do not allow, and an authorizer that makes every caller anonymous; it reports only once each
+ *   version it reaches has answered enough requests to be judged, with writes and without (prod);
  * - on its schedule, through a local server's URLs: it passes, and fails (so its alarm counts the run) when the
  *   stage answers wrongly.
  */
@@ -19,7 +20,7 @@ import { localFunctionEnvironment } from '#local/dev/function-environment';
 import { gatewayFunctions, loadHandlers, type LambdaFunction } from '#local/gateway/functions';
 import { startLocalApi, type LocalApi } from '#local/gateway/server';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
-import { STAGE_CHECK_ENV } from '#shared/stage-check';
+import { PRE_TRAFFIC_ANSWERS_AT_LEAST, STAGE_CHECK_ENV } from '#shared/stage-check';
 import type { FunctionName } from '#shared/table-access';
 import type { handler } from '#handlers/stage-check';
 import { listenOnLoopback, type Listening } from '../support/loopback-server';
@@ -148,6 +149,32 @@ describe('as the pre-traffic hook', () => {
     expect(await runHook()).toEqual(['Succeeded']);
     expect(new Set(invoked)).toEqual(new Set(['authorizer', 'listPets', 'createPet', 'getPet', 'submitMessage', 'notFound']));
   }, 60_000);
+
+  it.each(['true', 'false'])(
+    'reports only once each version it reaches has answered enough requests for the canary to be judged (writes: %s)',
+    async (writes) => {
+      process.env[STAGE_CHECK_ENV.writes] = writes;
+      try {
+        expect(await runHook()).toEqual(['Succeeded']);
+      } finally {
+        process.env[STAGE_CHECK_ENV.writes] = 'true';
+      }
+      const answers = new Map<string, number>();
+      for (const name of invoked) answers.set(name, (answers.get(name) ?? 0) + 1);
+      expect(new Set(answers.keys())).toEqual(new Set(['authorizer', 'listPets', 'createPet', 'getPet', 'submitMessage', 'notFound']));
+      expect(Math.min(...answers.values())).toBeGreaterThanOrEqual(PRE_TRAFFIC_ANSWERS_AT_LEAST);
+    },
+    120_000,
+  );
+
+  it('fails a version that answers well at first and then crashes, before it has been seen enough', async () => {
+    const getPet: LambdaFunction = handlers.get('getPet') ?? (() => Promise.reject(new Error('no getPet')));
+    let calls = 0;
+    deployed.set('getPet', (event, context) =>
+      ++calls > 10 ? Promise.reject(new Error('leaks a connection each call')) : getPet(event, context),
+    );
+    expect(await runHook()).toEqual(['Failed']);
+  }, 120_000);
 
   it('fails a version that crashes', async () => {
     deployed.set('getPet', () => Promise.reject(new Error('Cannot find module ./broken')));

@@ -126,6 +126,21 @@ describe.each(STAGES)('%s dashboard', (stage) => {
     expect(shown.map(idOf).sort()).toEqual([...resourcesOfType(template, 'AWS::CloudWatch::Alarm').keys()].sort());
   });
 
+  it("shows the canaries' verdicts in a row of their own, where deploys are canaries", () => {
+    const { template } = synth(stage);
+    const verdictIds = [...resourcesOfType(template, 'AWS::CloudWatch::Alarm').keys()].filter((id) =>
+      /NewVersion(Failures|Refusals)[0-9A-F]{8}$/.test(id),
+    );
+    const row = widgets.filter((widget) => widget.type === 'alarm' && widget.properties.title?.startsWith('Canary verdicts'));
+    expect(
+      row
+        .flatMap((widget) => widget.properties.alarms ?? [])
+        .map(idOf)
+        .sort(),
+    ).toEqual(verdictIds.sort());
+    expect(verdictIds).toHaveLength(stage === 'dev' ? 0 : DEPLOYED_FUNCTIONS.length + 1);
+  });
+
   it('graphs only metrics a resource of this stack publishes, or shared/metrics.ts declares', () => {
     expect(metricRows.length).toBeGreaterThan(50);
     for (const row of metricRows) checkMetricRow(stage, row);

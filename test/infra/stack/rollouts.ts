@@ -11,7 +11,7 @@ import { STAGES } from '#shared/stages';
 import { TABLE_KEYS } from '#shared/tables';
 import { STAGE_CHECK_ENV } from '#shared/stage-check';
 import type { FunctionName } from '#shared/table-access';
-import { NEW_AUTHORIZER_REFUSAL_PERCENT } from '#lib/petstore-alarms';
+import { FAILURE_CODES } from '#lib/canary-judgement';
 import { PROJECT_ROOT } from '../support/project-root';
 import {
   functionNamed,
@@ -75,7 +75,7 @@ describe.each(['staging', 'prod'] as const)('%s rollouts', (stage) => {
   const { template } = synth(stage);
   const functions = DEPLOYED_FUNCTIONS.map((fn) => fn.name);
 
-  it.each(functions)('%s rolls back when its new version alone crashes, times out or answers 5xx', (name) => {
+  it.each(functions)('%s rolls back on what its new version alone and the alias as a whole crashed, timed out or answered 5xx', (name) => {
     const [functionId] = functionNamed(template, name);
     const version = { 'Fn::GetAtt': [liveVersionOf(template, name), 'Version'] };
     const perVersion = rollbackAlarmsOf(template, name).filter((alarm) =>
@@ -84,57 +84,72 @@ describe.each(['staging', 'prod'] as const)('%s rollouts', (stage) => {
     expect(perVersion).toHaveLength(1);
     const metrics = perVersion[0]?.Properties.Metrics as MetricStat[];
     const byId = new Map(metrics.map((metric) => [metric.Id, metric]));
-    expect(metrics.find((metric) => metric.Expression)?.Expression).toBe(
-      'IF(invocations > 0, 100 * (FILL(crashed, 0) + FILL(answered5xx, 0)) / invocations, 0)',
-    );
-    for (const [id, metricName] of [
-      ['invocations', 'Invocations'],
+    const alias = { FunctionName: { Ref: functionId }, Resource: { 'Fn::Join': ['', [{ Ref: functionId }, ':live']] } };
+    for (const [prefix, metricName] of [
+      ['calls', 'Invocations'],
       ['crashed', 'Errors'],
     ] as const) {
-      expect(byId.get(id)?.MetricStat?.Metric).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: metricName });
-      // Lambda's metrics of the alias's invocations that it sent to this deploy's version.
-      expect(dimensionsOf(byId.get(id) as MetricStat)).toEqual({
+      for (const suffix of ['New', 'All', 'Direct']) {
+        expect(byId.get(`${prefix}${suffix}`)?.MetricStat?.Metric).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: metricName });
+      }
+      // Lambda's metrics of the alias's invocations that it sent to this deploy's version, of all of them, and of the
+      // version invoked directly (the pre-traffic hook).
+      expect(dimensionsOf(byId.get(`${prefix}New`) as MetricStat)).toEqual({ ...alias, ExecutedVersion: version });
+      expect(dimensionsOf(byId.get(`${prefix}All`) as MetricStat)).toEqual(alias);
+      expect(dimensionsOf(byId.get(`${prefix}Direct`) as MetricStat)).toEqual({
         FunctionName: { Ref: functionId },
-        Resource: { 'Fn::Join': ['', [{ Ref: functionId }, ':live']] },
-        ExecutedVersion: version,
+        Resource: { 'Fn::Join': ['', [{ Ref: functionId }, ':', version]] },
       });
     }
-    expect(byId.get('answered5xx')?.MetricStat?.Metric).toMatchObject({ Namespace: 'PetStore', MetricName: 'Requests' });
-    expect(dimensionsOf(byId.get('answered5xx') as MetricStat)).toEqual({
+    expect(byId.get('failedNew')?.MetricStat?.Metric).toMatchObject({ Namespace: 'PetStore', MetricName: 'Requests' });
+    expect(dimensionsOf(byId.get('failedNew') as MetricStat)).toEqual({
       Service: 'petstore',
       Stage: stage,
       Operation: name,
       Version: version,
       Outcome: 'server_error',
     });
+    // Every version's failures: the operation's errors by the codes of its 5xx answers.
+    const codes = name === 'authorizer' ? FAILURE_CODES.authorizer : FAILURE_CODES.route;
+    codes.forEach((code, index) => {
+      expect(byId.get(`failedAll${index}`)?.MetricStat?.Metric).toMatchObject({ Namespace: 'PetStore', MetricName: 'Errors' });
+      expect(dimensionsOf(byId.get(`failedAll${index}`) as MetricStat)).toEqual({
+        Service: 'petstore',
+        Stage: stage,
+        Operation: name,
+        Code: code,
+      });
+    });
   });
 
-  it("the authorizer's new version also rolls back when it makes most of its callers anonymous", () => {
+  it("the authorizer's new version also rolls back on the callers it makes anonymous, against the old version's", () => {
     const refusals = rollbackAlarmsOf(template, 'authorizer').filter((alarm) =>
       /callers anonymous/.test(String(alarm.Properties.AlarmDescription)),
     );
     expect(refusals).toHaveLength(1);
     const { Properties } = refusals[0] as Resource;
-    expect(Properties).toMatchObject({ Threshold: NEW_AUTHORIZER_REFUSAL_PERCENT, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
     const metrics = Properties.Metrics as MetricStat[];
     const byId = new Map(metrics.map((metric) => [metric.Id, metric]));
-    // Over every invocation Lambda counts: the authorizer writes no metric for a caller it admits.
-    expect(metrics.find((metric) => metric.Expression)?.Expression).toBe('IF(invocations > 0, 100 * FILL(refused, 0) / invocations, 0)');
     const version = { 'Fn::GetAtt': [liveVersionOf(template, 'authorizer'), 'Version'] };
     const [functionId] = functionNamed(template, 'authorizer');
-    expect(byId.get('invocations')?.MetricStat?.Metric).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Invocations' });
-    expect(dimensionsOf(byId.get('invocations') as MetricStat)).toEqual({
+    // Over every invocation Lambda counts: the authorizer writes no metric for a caller it admits.
+    expect(byId.get('callsNew')?.MetricStat?.Metric).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Invocations' });
+    expect(dimensionsOf(byId.get('callsNew') as MetricStat)).toEqual({
       FunctionName: { Ref: functionId },
       Resource: { 'Fn::Join': ['', [{ Ref: functionId }, ':live']] },
       ExecutedVersion: version,
     });
-    expect(dimensionsOf(byId.get('refused') as MetricStat)).toEqual({
+    expect(dimensionsOf(byId.get('refusedNew') as MetricStat)).toEqual({
       Service: 'petstore',
       Stage: stage,
       Operation: 'authorizer',
       Version: version,
       Outcome: 'client_error',
     });
+    // Every version's lines: the authorizer writes one for each caller it does not admit.
+    expect(byId.get('turnedAwayAll')?.MetricStat?.Metric).toMatchObject({ Namespace: 'PetStore', MetricName: 'Requests' });
+    expect(dimensionsOf(byId.get('turnedAwayAll') as MetricStat)).toEqual({ Service: 'petstore', Stage: stage, Operation: 'authorizer' });
   });
 
   it('every deployment runs the pre-traffic hook, which CodeDeploy may invoke and which may report to every group', () => {
