@@ -16,6 +16,7 @@ import { functionEnvironment } from '#shared/function-settings';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { tablesUsedBy } from '#shared/table-access';
 import { TABLES, tableEnvironment } from '#shared/tables';
+import { STATUS_SHARD_HISTORY, STATUS_SHARDS_ENV } from '#shared/status-shards';
 import type { BudgetCheck, Table } from './report';
 import { kib, median, ms } from './stats';
 
@@ -131,6 +132,7 @@ export async function runColdStart(workDir: string, runs: number): Promise<ColdS
       const env = {
         ...lambdaLikeEnvironment(name),
         ...tableEnvironment(tablesUsedBy(name), (key) => `PetStore-bench-${TABLES[key].baseName}`),
+        ...(tablesUsedBy(name).includes('pets') ? { [STATUS_SHARDS_ENV]: JSON.stringify(STATUS_SHARD_HISTORY.prod) } : {}),
       };
       return { label: name, args: [output.file], env, bundle: output } satisfies Subject;
     }),
