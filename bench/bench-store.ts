@@ -8,11 +8,15 @@ import { issueApiKey } from '#auth/api-keys';
 import { createDocumentClient } from '#data/dynamodb-client';
 import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
 import { PET_STATUSES } from '#contract/schemas/pet-status';
-import { PETS_STATUS_SHARD_ATTRIBUTE, statusShardOf } from '#shared/tables';
+import { PETS_STATUS_SHARD_ATTRIBUTE } from '#shared/tables';
+import { STATUS_SHARD_HISTORY } from '#shared/status-shards';
+import { statusShards } from '#data/status-shards';
 import { openLocalStore, type LocalStore } from '#local/engine/local-store';
 import { localFunctionEnvironment } from '#local/dev/function-environment';
 
 export const BENCH_ACCOUNT_ID = 'acct_bench';
+/** The status index as prod's committed configuration keys it: what a filtered page costs there. */
+export const BENCH_STATUS_SHARDS = STATUS_SHARD_HISTORY.prod;
 
 /**
  * The account API's token facts. No Cognito runs in the bench: API Gateway's JWT authorizer has checked the
@@ -40,7 +44,13 @@ export async function openBenchStore(steadyState: boolean): Promise<BenchStore> 
   const store = await openLocalStore({ tablePrefix: 'bench-', steadyState });
   Object.assign(
     process.env,
-    localFunctionEnvironment({ endpoint: store.endpoint, tableNames: store.tableNames, logLevel: 'ERROR', cognito: BENCH_IDENTITY }),
+    localFunctionEnvironment({
+      endpoint: store.endpoint,
+      tableNames: store.tableNames,
+      logLevel: 'ERROR',
+      cognito: BENCH_IDENTITY,
+      statusShards: BENCH_STATUS_SHARDS,
+    }),
   );
   const db = createDocumentClient(store.endpoint);
   const { key, record } = issueApiKey({ accountId: BENCH_ACCOUNT_ID, description: 'bench' });
@@ -62,6 +72,7 @@ const PARALLEL_BATCHES = 8;
 
 /** Adds `count` pets with ids from `firstId`, statuses in turn, straight through BatchWriteItem. */
 export async function seedPets(db: DynamoDBDocumentClient, tableName: string, firstId: number, count: number): Promise<void> {
+  const { keyOf } = statusShards(BENCH_STATUS_SHARDS);
   const batches: Record<string, unknown>[][] = [];
   for (let offset = 0; offset < count; offset += BATCH_SIZE) {
     batches.push(
@@ -74,7 +85,7 @@ export async function seedPets(db: DynamoDBDocumentClient, tableName: string, fi
           categoryId: 1 + (id % 7),
           status,
           createdAt: new Date().toISOString(),
-          [PETS_STATUS_SHARD_ATTRIBUTE]: statusShardOf(status, id),
+          [PETS_STATUS_SHARD_ATTRIBUTE]: keyOf(status, id),
         };
       }),
     );

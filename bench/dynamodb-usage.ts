@@ -171,7 +171,7 @@ export async function runDynamoDbUsage(
       fn: op('listPets'),
       event: () => requestOf.listPets({ status: 'sold', limit: '20' }),
       expectStatus: 200,
-      // One Query per shard of the status index, each at least half a read unit (eventually consistent).
+      // One Query per shard of the status index (prod's 2: bench-store.ts), each at least half a read unit (eventually consistent).
       budget: DYNAMODB_BUDGETS['listPets ?status=sold&limit=20'],
     },
     {

@@ -22,6 +22,10 @@ export const LAMBDA_BUNDLE_OPTIONS = {
   treeShaking: true,
   // ES module builds, which tree-shaking can trim.
   mainFields: ['module', 'main'],
+  // `import()` of what stays outside the bundle (Node's built-ins) as `require()`: an ES module's view of a built-in
+  // reads every export, lazy ones included. The SDK imports node:http so on its first call to an http endpoint (the
+  // local engine; AWS's are https, whose module it loads at init), which loaded undici: 30 ms of CPU (part 1).
+  supported: { 'dynamic-import': false },
   // Bundle the AWS SDK instead of using the runtime's copy: pinned versions, only the used commands.
   external: [],
   // Cold-start trimming (`npm run bench`, part 1), relative to the project root; test/infra/bundles.test.ts fails

@@ -46,6 +46,7 @@ export class PetStoreStack extends Stack {
       stage: config.stage,
       tableName: (key) => tables[key].tableName,
       logLevel: config.logLevel,
+      statusShards: config.statusShards,
       identity: { userPoolId: identity.userPool.userPoolId, issuer: identity.issuer, audience: identity.client.userPoolClientId },
       ...(originSecret ? { frontDoorSecret: originSecret.secretValue.unsafeUnwrap() } : {}),
       ...(config.reservedConcurrency ? { reservedFor: config.throttling } : {}),

@@ -11,6 +11,7 @@ import type { SystemLogLevel } from '#shared/function-settings';
 import { ON_DEMAND_WARM_FLOOR, readStageOptions, stageFileOf, type OptionName, type StageOverrides } from '#shared/stage-options';
 import { CREATE_PET_ROUTE_KEY, throttlingOf, type StageThrottling } from '#shared/stage-throttling';
 import { parseStage, stackNameOf, type StageName } from '#shared/stages';
+import { statusShardLayout, type StatusShardLayout } from '#shared/status-shards';
 import type { TableKey } from '#shared/tables';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
@@ -55,6 +56,8 @@ export interface StageConfig {
   readonly tracing: boolean;
   /** How a new version takes the live alias's traffic (lib/petstore-deployments.ts); absent, no alias and no shift. */
   readonly trafficShift?: ILambdaDeploymentConfig;
+  /** How the pets' status index is keyed: sized from createPet's rate, one generation per change (shared/status-shards.ts). */
+  readonly statusShards: StatusShardLayout;
   /** Pre-warmed tables; the pets values warm its status index too. */
   readonly warmThroughput: Readonly<Partial<Record<TableKey, WarmThroughput>>>;
   readonly alarms: AlarmConfig;
@@ -143,6 +146,7 @@ export function stageConfig(stage: StageName, overrides: StageOverrides = {}): S
         `pre-warm it: petsWarmWrites=${createPet.rateLimit} or more (docs/capacity.md)`,
     );
   }
+  const statusShards = statusShardLayout(stage, createPet.rateLimit);
   const corsOrigins = parseCorsOrigins(stage, o.corsOrigins);
   const domains = parseCustomDomains(o, frontDoor !== undefined);
   const sesSender = sesSenderOf(o.sesFromEmail, o.sesVerifiedDomain);
@@ -161,6 +165,7 @@ export function stageConfig(stage: StageName, overrides: StageOverrides = {}): S
     reservedConcurrency: o.reservedConcurrency,
     tracing: o.tracing,
     ...(o.canaryDeploys ? { trafficShift: TRAFFIC_SHIFT } : {}),
+    statusShards,
     warmThroughput,
     alarms: {
       serverErrorRatePercent: o.alarmServerErrorRatePercent,

@@ -8,12 +8,15 @@ import { FORWARDED_HOST_HEADER, FRONT_DOOR_SECRET_ENV, PUBLIC_HOST_HEADER_ENV } 
 import { CONCURRENCY_GUARDED_FUNCTIONS, functionEnvironment, STAGE_ENV, reservedConcurrencyFor } from './function-settings';
 import { routeKeyOf, routeThrottle, type StageThrottling } from './stage-throttling';
 import { TABLE_ACCESS, tablesUsedBy, type TableAccess } from './table-access';
+import { STATUS_SHARDS_ENV, type StatusShardLayout } from './status-shards';
 import { tableEnvironment, type TableKey } from './tables';
 
 /** Where the functions run: a stage (values are CloudFormation tokens) or the local server. */
 export interface RunFacts {
   readonly tableName: (key: TableKey) => string;
   readonly logLevel: string;
+  /** How the pets' status index is keyed (shared/status-shards.ts), for the functions that use the pets table. */
+  readonly statusShards?: StatusShardLayout;
   /** The user pool, and the issuer and app client of the account API's access tokens. */
   readonly identity?: { readonly userPoolId: string; readonly issuer: string; readonly audience: string };
   /** The secret CloudFront sends, which the authorizer checks (shared/origin-headers.ts). */
@@ -61,6 +64,7 @@ export function functionRecipe(fn: DeployedFunction, facts: RunFacts): FunctionR
   return {
     environment: {
       ...tableEnvironment(tablesUsedBy(fn.name), facts.tableName),
+      ...(facts.statusShards && tablesUsedBy(fn.name).includes('pets') ? { [STATUS_SHARDS_ENV]: JSON.stringify(facts.statusShards) } : {}),
       ...functionEnvironment(facts.logLevel),
       [TRACE_ENABLED_ENV]: String(traced),
       ...(facts.stage ? { [STAGE_ENV]: facts.stage } : {}),

@@ -26,20 +26,13 @@ export interface TableDefinition {
 }
 
 /**
- * The pets of one status, in id order, written across PETS_STATUS_SHARDS partition keys (`available#7`): one key
- * per status would put every create of it on one index partition, capped at 1,000 writes/s (docs/capacity.md).
+ * The pets of one status, in id order, written across several partition keys (`available#1`): one key per status
+ * would put every create of it on one index partition, capped at 1,000 writes/s. How many: shared/status-shards.ts.
  */
 export const PETS_STATUS_INDEX = 'status-shard-id-index';
-/** At 10,000 creates/s, 80 % `available`, the hottest of 12 shards takes about 720 writes/s (`npm run bench`); of 8, 1,085. */
-export const PETS_STATUS_SHARDS = 12;
 export const PETS_STATUS_SHARD_ATTRIBUTE = 'statusShard';
-/** The index key of one shard of a status: `available#7`. */
+/** The index key of one shard of a status: `available#1`. */
 export const statusShardKey = (status: string, shard: number): string => `${status}#${shard}`;
-/** Ids end in random bits, so `id mod N` spreads every status evenly over its shards. */
-export const statusShardOf = (status: string, id: number): string => statusShardKey(status, id % PETS_STATUS_SHARDS);
-/** Every shard key of a status, in shard order: what a filtered listing queries. */
-export const statusShardKeys = (status: string): string[] =>
-  Array.from({ length: PETS_STATUS_SHARDS }, (_, shard) => statusShardKey(status, shard));
 /** An account's keys by how long they stay listed (active keys last): the account API reads only what it shows. */
 export const API_KEYS_ACCOUNT_INDEX = 'account-listed-index';
 

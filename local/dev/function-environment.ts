@@ -5,6 +5,7 @@
 import { COGNITO_ENDPOINT_ENV } from '#shared/accounts';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { functionRecipe } from '#shared/function-recipe';
+import { STATUS_SHARD_HISTORY, type StatusShardLayout } from '#shared/status-shards';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#local/engine/dynamodb-engine';
 import type { TableNames } from '#local/engine/tables';
 
@@ -16,6 +17,8 @@ export interface LocalFacts {
   readonly logLevel?: string;
   /** cognito-local, when the portal and the account API run. */
   readonly cognito?: { readonly endpoint: string; readonly userPoolId: string; readonly issuer: string; readonly clientId: string };
+  /** The status index's layout (default: dev's, the stage the local server stands for). */
+  readonly statusShards?: StatusShardLayout;
 }
 
 /** Where the emulators listen, and the region and credentials the SDK signs with (the emulators accept any). */
@@ -27,11 +30,12 @@ export const emulatorEnvironment = (dynamoDbEndpoint: string, cognitoEndpoint?: 
   ...(cognitoEndpoint ? { [COGNITO_ENDPOINT_ENV]: cognitoEndpoint } : {}),
 });
 
-export function localFunctionEnvironment({ endpoint, tableNames, logLevel, cognito }: LocalFacts): Record<string, string> {
+export function localFunctionEnvironment({ endpoint, tableNames, logLevel, cognito, statusShards }: LocalFacts): Record<string, string> {
   const recipes = DEPLOYED_FUNCTIONS.map((fn) =>
     functionRecipe(fn, {
       tableName: (key) => tableNames[key],
       logLevel: logLevel ?? process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+      statusShards: statusShards ?? STATUS_SHARD_HISTORY.dev,
       ...(cognito ? { identity: { userPoolId: cognito.userPoolId, issuer: cognito.issuer, audience: cognito.clientId } } : {}),
     }),
   );

@@ -15,6 +15,7 @@ import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { STAGE_CHECK } from '#shared/stage-check';
 import { tablesUsedBy } from '#shared/table-access';
 import { TABLES, tableEnvironment } from '#shared/tables';
+import { STATUS_SHARD_HISTORY, STATUS_SHARDS_ENV } from '#shared/status-shards';
 import { functionEnvironment } from '#shared/function-settings';
 import { AUTHORIZER_ENTRY, NOT_FOUND_ENTRY, PREFLIGHT_ENTRY } from '#shared/routes';
 import { localFunctionEnvironment } from '#local/dev/function-environment';
@@ -38,6 +39,7 @@ const lambdaEnvironment = (entry: string): Record<string, string> => {
     AWS_REGION: 'eu-west-1',
     ...functionEnvironment('ERROR'),
     ...(name ? tableEnvironment(tablesUsedBy(name), (key) => `bundle-test-${TABLES[key].baseName}`) : {}),
+    ...(name && tablesUsedBy(name).includes('pets') ? { [STATUS_SHARDS_ENV]: JSON.stringify(STATUS_SHARD_HISTORY.dev) } : {}),
   };
 };
 

@@ -22,6 +22,7 @@ import './stack/release';
 import './stack/rollouts';
 import './stack/canary-judgement';
 import './stack/throttle-sums';
+import './stack/status-shards';
 
 /** Each synthesis costs seconds of CPU: a new one is a decision, made here, not a side effect of a new test. */
 const SYNTHESES_AT_MOST = 10;

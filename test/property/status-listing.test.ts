@@ -1,14 +1,18 @@
 /**
- * Property-based: the status filter reads a write-sharded index (shared/tables.ts) and merges its shards,
+ * Property-based: the status filter reads a write-sharded index (shared/status-shards.ts) and merges its shards,
  * and a client paging through it sees exactly what one unsharded index would give — every pet of that
  * status once, in id order, whatever the page size, the statuses and the ids, and while other clients keep
  * creating pets. Through the HTTP API, following the `Link` header as a client does.
  */
 import fc from 'fast-check';
 import { PET_STATUSES, type PetStatus } from '#contract/schemas/pet-status';
+import { STATUS_SHARDS_ENV } from '#shared/status-shards';
 import { useTestApi } from '../support/test-api';
 
-const api = useTestApi();
+// More shards than a local stage has, in two generations: pages merge several keys, the first page both generations'.
+const api = useTestApi({
+  functionEnvironment: { [STATUS_SHARDS_ENV]: JSON.stringify([{ shards: 5 }, { from: '2026-01-01T00:00:00.000Z', shards: 3 }]) },
+});
 
 // No interruptAfterTimeLimit: fast-check counts an interrupted property as passed; jest's timeout is the hang ceiling.
 const RUNS = { numRuns: 12 } as const;

@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { PETS_STATUS_INDEX, PETS_STATUS_SHARD_ATTRIBUTE, statusShardKeys, statusShardOf } from '#shared/tables';
+import { PETS_STATUS_INDEX, PETS_STATUS_SHARD_ATTRIBUTE } from '#shared/tables';
 import { newPetId } from '../pet-ids';
+import { statusShards, type StatusShards } from '../status-shards';
 import type { NewPet } from '#contract/schemas/pet';
 import type { Pet } from '#contract/schemas/pet-response';
 import { DEFAULT_PET_STATUS, type PetStatus } from '#contract/schemas/pet-status';
@@ -39,12 +40,15 @@ const toPet = (item: Record<string, unknown>): Pet => {
 /** The store of pets, as the handlers see it: domain data in, domain data out. */
 export class DynamoPetRepository {
   readonly #create: ReturnType<typeof creator<number>>;
+  readonly #shards: StatusShards;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-    options: CreateOptions<number> = {},
+    /** `shards`: the stage's status index layout (one key per status when absent, as tests need). */
+    { shards = statusShards([{ shards: 1 }]), ...options }: CreateOptions<number> & { readonly shards?: StatusShards } = {},
   ) {
+    this.#shards = shards;
     this.#create = creator(db, tableName, newPetId, options, { maxAttempts: MAX_CREATE_ATTEMPTS, keyDescription: 'pet id' });
   }
 
@@ -53,7 +57,7 @@ export class DynamoPetRepository {
     const { name, categoryId, status = DEFAULT_PET_STATUS } = newPet;
     const { value, replayed } = await this.#create(
       (id, createdAt) =>
-        withWriteToken({ id, name, categoryId, status, createdAt, [PETS_STATUS_SHARD_ATTRIBUTE]: statusShardOf(status, id) }),
+        withWriteToken({ id, name, categoryId, status, createdAt, [PETS_STATUS_SHARD_ATTRIBUTE]: this.#shards.keyOf(status, id) }),
       claim,
     );
     return { value: toPet(value), replayed };
@@ -68,8 +72,9 @@ export class DynamoPetRepository {
   }
 
   /**
-   * Reads one item more than the page, to know the last page. Unfiltered: a Scan. By status: each shard of the status
-   * index queried in parallel for `limit + 1` pets after the cursor, merged by id: cost grows with `limit`, not the table.
+   * Reads one item more than the page, to know the last page. Unfiltered: a Scan. By status: each key of the status
+   * index that can hold a pet after the cursor (status-shards.ts) queried in parallel for `limit + 1` pets after it,
+   * merged by id: cost grows with `limit` and the stage's shard count, not the table.
    */
   async list({
     limit,
@@ -89,7 +94,7 @@ export class DynamoPetRepository {
 
   async #fromShards(status: PetStatus, wanted: number, afterId: number | undefined): Promise<Record<string, unknown>[]> {
     const pages = await Promise.all(
-      statusShardKeys(status).map((shard) =>
+      this.#shards.keysAfter(status, afterId).map((shard) =>
         readPages(
           ({ startKey, limit }) =>
             this.db.send(

@@ -41,8 +41,8 @@ describe.each(STAGES)('%s stage: one route cannot starve the others', (stage) =>
 });
 
 describe('reserved concurrency follows the throttle the context sets', () => {
-  it('-c createPetRateLimit=2000 reserves 800 executions for createPet in prod', () => {
-    expect(reservedOf(variant('prodWithOptions').template, 'createPet')).toBe(800);
+  it('-c createPetRateLimit=900 reserves 360 executions for createPet in prod', () => {
+    expect(reservedOf(variant('prodWithOptions').template, 'createPet')).toBe(360);
   });
 });
 

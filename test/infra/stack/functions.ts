@@ -94,6 +94,8 @@ describe.each(STAGES)('%s stage functions', (stage) => {
         // The account API's functions: the user pool's issuer and the portal client, checked again on every call.
         ...(account ? { ACCOUNT_TOKEN_ISSUER: expect.anything(), ACCOUNT_TOKEN_AUDIENCE: expect.anything() } : {}),
         ...(name === 'deleteAccount' ? { USER_POOL_ID: expect.anything() } : {}),
+        // How the pets' status index is keyed (./status-shards.ts).
+        ...(TABLE_ENV[name].pets ? { PETS_STATUS_SHARDS: expect.any(String) } : {}),
       });
     },
   );
