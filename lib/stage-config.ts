@@ -72,6 +72,8 @@ export interface StageConfig {
   readonly frontDoor?: FrontDoor;
   /** The user pool's web ACL (lib/petstore-identity.ts): the calls that make Cognito send an email, and all calls. */
   readonly userPoolProtection: { readonly emailingCallsPerClientIp: RateLimit; readonly callsPerClientIp: RateLimit };
+  /** `control-tower`: a customer-managed key for tables and logs, a year of logs and more (lib/petstore-compliance.ts). */
+  readonly compliance: 'none' | 'control-tower';
   /** SES in the stage's region; without it Cognito's own sender, whose daily quota suits no production. */
   readonly sesSender?: { readonly fromEmail: string; readonly verifiedDomain?: string };
 }
@@ -129,6 +131,7 @@ export function stageConfig(stage: StageName, overrides: StageOverrides = {}): S
   const unused = (['frontDoorRateLimit', 'frontDoorKeyRateLimit'] as const).filter((key) => !o.frontDoor && overrides[key] !== undefined);
   if (unused.length > 0)
     throw new Error(`${unused.join(', ')}: given without frontDoor, which ${unused.length > 1 ? 'they are' : 'it is'} for`);
+  const compliance = o.compliance ?? 'none';
   const logRetention = RETENTIONS.find((days) => days.valueOf() === o.logRetentionDays);
   if (logRetention === undefined) {
     throw new Error(`logRetentionDays: ${o.logRetentionDays} is not a retention CloudWatch Logs offers (${RETENTIONS.join(', ')})`);
@@ -158,8 +161,10 @@ export function stageConfig(stage: StageName, overrides: StageOverrides = {}): S
     removalPolicy: kept(o.retainData),
     deletionProtection: o.deletionProtection,
     terminationProtection: o.terminationProtection,
-    logRetention,
+    // Control Tower's CT.CLOUDWATCH.PR.2 wants a year of logs at least.
+    logRetention: compliance === 'control-tower' && logRetention < RetentionDays.ONE_YEAR ? RetentionDays.ONE_YEAR : logRetention,
     logRemovalPolicy: kept(o.retainLogs),
+    compliance,
     logLevel: o.logLevel,
     systemLogLevel: o.systemLogLevel,
     throttling,

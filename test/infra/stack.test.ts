@@ -19,3 +19,4 @@ import './stack/ci';
 import './stack/release';
 import './stack/rollouts';
 import './stack/throttle-sums';
+import './stack/compliance';
