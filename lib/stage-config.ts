@@ -65,6 +65,8 @@ export interface StageConfig {
   /** `-c hotfix=true`: this deploy shifts past firing rollback alarms (docs/runbooks.md); never committed. */
   readonly hotfix: boolean;
   readonly alarmEmail?: string;
+  /** An HTTPS endpoint subscribed to the alarm topic; it must confirm the subscription. */
+  readonly alarmHttpsEndpoint?: string;
   /** CORS is configured only when origins are given. */
   readonly corsOrigins?: readonly string[];
   readonly domains?: CustomDomains;
@@ -194,6 +196,7 @@ export function stageConfig(stage: StageName, overrides: StageOverrides = {}): S
       : {}),
     hotfix: o.hotfix ?? false,
     ...(o.alarmEmail !== NO_ALARM_EMAIL ? { alarmEmail: o.alarmEmail } : {}),
+    ...(o.alarmHttpsEndpoint ? { alarmHttpsEndpoint: o.alarmHttpsEndpoint } : {}),
     ...(corsOrigins ? { corsOrigins } : {}),
     ...(domains ? { domains } : {}),
     ...(frontDoor ? { frontDoor } : {}),

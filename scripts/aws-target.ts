@@ -122,9 +122,10 @@ async function aboutStack<T>(
   stage: StageName,
   target: AwsTarget,
   call: (client: CloudFormationClient, stackName: string) => Promise<T>,
+  settings: Readonly<Record<string, unknown>> = {},
 ): Promise<T> {
   const stackName = stackNameOf(stage);
-  const cloudFormation = withCallDeadline(new CloudFormationClient(clientConfigOf(target)), target.region);
+  const cloudFormation = withCallDeadline(new CloudFormationClient({ ...clientConfigOf(target), ...settings }), target.region);
   try {
     return await call(cloudFormation, stackName);
   } catch (error) {
@@ -161,19 +162,28 @@ export interface StackResource {
   readonly type: string;
 }
 
-/** Every resource of the stage's stack (ListStackResources: DescribeStackResources stops at 100). */
-export const stackResources = (stage: StageName, target: AwsTarget): Promise<StackResource[]> =>
-  aboutStack(stage, target, async (cloudFormation, stackName) => {
-    const resources: StackResource[] = [];
-    for await (const page of paginateListStackResources({ client: cloudFormation }, { StackName: stackName })) {
-      for (const { LogicalResourceId, PhysicalResourceId, ResourceType } of page.StackResourceSummaries ?? []) {
-        if (LogicalResourceId && PhysicalResourceId && ResourceType) {
-          resources.push({ logicalId: LogicalResourceId, physicalId: PhysicalResourceId, type: ResourceType });
+/** Every resource of the stage's stack (ListStackResources: DescribeStackResources stops at 100); `settings` for tests. */
+export const stackResources = (
+  stage: StageName,
+  target: AwsTarget,
+  settings: Readonly<Record<string, unknown>> = {},
+): Promise<StackResource[]> =>
+  aboutStack(
+    stage,
+    target,
+    async (cloudFormation, stackName) => {
+      const resources: StackResource[] = [];
+      for await (const page of paginateListStackResources({ client: cloudFormation }, { StackName: stackName })) {
+        for (const { LogicalResourceId, PhysicalResourceId, ResourceType } of page.StackResourceSummaries ?? []) {
+          if (LogicalResourceId && PhysicalResourceId && ResourceType) {
+            resources.push({ logicalId: LogicalResourceId, physicalId: PhysicalResourceId, type: ResourceType });
+          }
         }
       }
-    }
-    return resources;
-  });
+      return resources;
+    },
+    settings,
+  );
 
 /** Failures of the credential chain or of the credentials; the SDK names the first only by what it tried. */
 const CREDENTIAL_ERRORS = new Set([

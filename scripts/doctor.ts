@@ -13,6 +13,7 @@ import { ALL_ROUTES, type ApiName } from '#shared/routes';
 import { PLACEHOLDER, readStageOptions, stageFileOf, type StageOptions } from '#shared/stage-options';
 import { DEFAULT_ROUTE_KEY, PREFLIGHT_ROUTE_KEY, routeKeyOf, routeThrottle, throttlingOf } from '#shared/stage-throttling';
 import { STAGES, type StageName } from '#shared/stages';
+import { alarmSubscriptionChecks } from './doctor/alarm-subscriptions';
 import { EndpointUnreachableError, operatorRequestHandler, withCallDeadline } from './aws-call-deadline';
 import { clientConfigOf, parseStageArgs, runOperatorCommand, stageTarget, TARGET_USAGE, type AwsTarget } from './aws-target';
 
@@ -234,6 +235,9 @@ export async function doctor(argv: string[], settings: ClientSettings = {}, say:
     ...(sender
       ? [attempt(`SES identity ${sender}`, 'ses:GetEmailIdentity and ses:GetAccount', () => sesSender(sender, target, client))]
       : []),
+    attempt('alarm subscription', 'cloudformation:ListStackResources and sns:ListSubscriptionsByTopic', () =>
+      alarmSubscriptionChecks(stage, options, target, settings),
+    ),
   ]);
   checks.push(...results.flat());
   checks.forEach((check) => print(say, check));

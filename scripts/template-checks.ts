@@ -21,12 +21,20 @@ export interface Finding {
   readonly rule: string;
   readonly template: string;
   readonly resource: string;
+  /** The resource's type, `AWS::CloudWatch::Dashboard`. */
+  readonly type: string;
 }
 
-/** The rules docs/compliance.md lets pass: the first cell of each row of its tables, in backticks. */
+/**
+ * The rules docs/compliance.md lets pass: the first cell of each row of its tables, in backticks; `rule:type` lets a
+ * rule pass on resources of that type only.
+ */
 export function documentedExceptions(markdown: string = readFileSync(EXCEPTIONS_DOC, 'utf8')): Set<string> {
-  return new Set([...markdown.matchAll(/^\| `([A-Za-z0-9_]+)` +\|/gm)].map((match) => match[1] as string));
+  return new Set([...markdown.matchAll(/^\| `([A-Za-z0-9_]+(?::[A-Za-z0-9:]+)?)` +\|/gm)].map((match) => match[1] as string));
 }
+
+const typesOf = (template: string): Record<string, { Type: string }> =>
+  (JSON.parse(readFileSync(template, 'utf8')) as { Resources: Record<string, { Type: string }> }).Resources;
 
 /** A tool's JSON output; its exit code says only that it found something. */
 function runJson(command: string, args: readonly string[]): Promise<unknown> {
@@ -46,12 +54,11 @@ async function cfnLint(template: string): Promise<Finding[]> {
     Rule: { Id: string };
     Location: { Path?: readonly (string | number)[] };
   }[];
-  return matches.map(({ Rule, Location }) => ({
-    tool: 'cfn-lint',
-    rule: Rule.Id,
-    template,
-    resource: String(Location.Path?.[1] ?? '?'),
-  }));
+  const resources = typesOf(template);
+  return matches.map(({ Rule, Location }) => {
+    const resource = String(Location.Path?.[1] ?? '?');
+    return { tool: 'cfn-lint', rule: Rule.Id, template, resource, type: resources[resource]?.Type ?? '?' };
+  });
 }
 
 /** Every `/Resources/<id>` path under a failed rule of cfn-guard's structured report. */
@@ -69,9 +76,16 @@ function resourcesIn(value: unknown, found: Set<string>): Set<string> {
 async function cfnGuard(template: string): Promise<Finding[]> {
   const args = ['validate', '--rules', CONTROL_TOWER_RULES, '--data', template, '--output-format', 'json', '--show-summary', 'none'];
   const reports = (await runJson(GUARD, [...args, '--structured'])) as { not_compliant?: { Rule: { name: string } }[] }[];
+  const resources = typesOf(template);
   return reports.flatMap((report) =>
     (report.not_compliant ?? []).flatMap(({ Rule }) =>
-      [...resourcesIn(Rule, new Set())].map((resource) => ({ tool: 'cfn-guard' as const, rule: Rule.name, template, resource })),
+      [...resourcesIn(Rule, new Set())].map((resource) => ({
+        tool: 'cfn-guard' as const,
+        rule: Rule.name,
+        template,
+        resource,
+        type: resources[resource]?.Type ?? '?',
+      })),
     ),
   );
 }
@@ -88,8 +102,8 @@ export async function checkTemplates(assembly: string, controlTower: boolean): P
 /** What was found and not excepted, one line per rule: `cfn-guard lambda_inside_vpc_check: Fn1, Fn2 (PetStore-dev)`. */
 export function unexcused(findings: readonly Finding[], exceptions: ReadonlySet<string> = documentedExceptions()): string[] {
   const byRule = new Map<string, Set<string>>();
-  for (const { tool, rule, template, resource } of findings) {
-    if (exceptions.has(rule)) continue;
+  for (const { tool, rule, template, resource, type } of findings) {
+    if (exceptions.has(rule) || exceptions.has(`${rule}:${type}`)) continue;
     const key = `${tool} ${rule} (${template.split('/').at(-1)?.replace('.template.json', '') ?? template})`;
     byRule.set(key, (byRule.get(key) ?? new Set()).add(resource));
   }

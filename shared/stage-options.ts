@@ -111,6 +111,8 @@ const OPTIONAL = {
   stageCheckMinutes: count(1, 'minutes'),
   stageCheckWrites: flag,
   canaryTrafficMinutes: count(1, 'minutes'),
+  /** Besides or instead of alarmEmail: an HTTPS endpoint (a chat webhook's relay) the alarm topic posts to. */
+  alarmHttpsEndpoint: matching(/^https:\/\/[^\s/?#]+\.[^\s]*$/, 'an https:// URL'),
   /** `control-tower`: templates that pass AWS Control Tower's proactive controls (docs/compliance.md); default none. */
   compliance: oneOf('none', 'control-tower'),
   /** Never in a file: one deploy's way past firing rollback alarms (docs/runbooks.md). */

@@ -112,6 +112,10 @@ function answer(service: string, region: string, method: string, path: string, f
       body: JSON.stringify({ ProductionAccessEnabled: account.productionAccess, SendingEnabled: true, EnforcementStatus: 'HEALTHY' }),
     };
   }
+  // No stage is deployed in these accounts (test/unit/doctor-alarm-subscriptions.test.ts deploys one).
+  if (service === 'cloudformation' && action === 'ListStackResources' && form.get('StackName')) {
+    return { status: 400, body: queryError('ValidationError', `Stack with id ${form.get('StackName')} does not exist`), type: 'text/xml' };
+  }
   const identity = /^GET \/v2\/email\/identities\/([^/]+)$/.exec(action)?.[1];
   if (service === 'ses' && identity) {
     const name = decodeURIComponent(identity);
@@ -189,7 +193,8 @@ it('a new account fails prod with the fix of each failure: the us-east-1 bootstr
     'FAIL SES production access: the account is in the SES sandbox in eu-west-1: it sends only to verified addresses, so strangers cannot sign up',
     "     fix: aws sesv2 put-account-details --production-access-enabled --mail-type TRANSACTIONAL --website-url <the portal's address> --region eu-west-1",
     '     fix: (AWS reviews the request, usually within a day)',
-    '4 of 9 checks failed',
+    'ok   alarm subscription: not deployed yet: after the first deploy, confirm the subscription of ops@example.com, then run the doctor again',
+    '4 of 10 checks failed',
   ]);
   // Read-only calls, each in the Region it concerns.
   expect(calls.sort()).toEqual(
@@ -201,6 +206,7 @@ it('a new account fails prod with the fix of each failure: the us-east-1 bootstr
       'apigateway eu-west-1 GET /account',
       'ses eu-west-1 GET /v2/email/identities/no-reply%40example.com',
       'ses eu-west-1 GET /v2/email/account',
+      'cloudformation eu-west-1 ListStackResources',
     ].sort(),
   );
 });
@@ -209,7 +215,7 @@ it('a healthy account passes prod, and the doctor exits 0', async () => {
   const { code, lines } = await run(HEALTHY, ...PROD_FILLED_IN);
   expect(lines.filter((line) => !line.startsWith('ok   '))).toEqual([
     'Stack PetStore-prod in eu-west-1 (region: --region)',
-    '9 checks ok: ready to deploy prod',
+    '10 checks ok: ready to deploy prod',
   ]);
   expect(code).toBe(0);
 });
@@ -219,7 +225,10 @@ it('dev deploys on a new account: it reserves no concurrency and has no front do
   expect(lines).toContain(
     'ok   Lambda concurrency: the account has 10 concurrent executions in eu-west-1, 10 unreserved; the stage reserves none',
   );
-  expect(lines.at(-1)).toBe('6 checks ok: ready to deploy dev');
+  expect(lines).toContain(
+    "ok   alarm subscription: none: dev's alarms still change state, show on its dashboard and roll canary deploys back, but tell no one; set alarmEmail or alarmHttpsEndpoint in config/dev.json to be told",
+  );
+  expect(lines.at(-1)).toBe('7 checks ok: ready to deploy dev');
   expect(code).toBe(0);
 });
 
