@@ -14,8 +14,8 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
-import { Topic } from 'aws-cdk-lib/aws-sns';
-import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { SubscriptionProtocol, Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription, UrlSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { constructIdOf } from './construct-ids';
 import type { PetStoreHttpApi } from './petstore-http-api';
@@ -76,6 +76,8 @@ export class PetStoreAlarms extends Construct {
       );
     allowPublish('cloudwatch', `arn:${partition}:cloudwatch:${region}:${account}:alarm:*`, 'AllowThisAccountsAlarmsToPublish');
     if (config.alarmEmail) this.topic.addSubscription(new EmailSubscription(config.alarmEmail));
+    if (config.alarmHttpsEndpoint)
+      this.topic.addSubscription(new UrlSubscription(config.alarmHttpsEndpoint, { protocol: SubscriptionProtocol.HTTPS }));
     allowPublish('budgets', `arn:${partition}:budgets::${account}:*`);
     this.budget(config);
     this.notify = new SnsAction(this.topic);

@@ -8,6 +8,7 @@ import { constructIdOf } from './construct-ids';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { functionRecipe, type RunFacts } from '#shared/function-recipe';
 import { PetStoreAlarms } from './petstore-alarms';
+import { applyControlTower } from './petstore-compliance';
 import { PetStoreDashboard } from './petstore-dashboard';
 import { PetStoreDeployments } from './petstore-deployments';
 import { addEntrance } from './petstore-entrance';
@@ -160,6 +161,14 @@ export class PetStoreStack extends Stack {
         webAclMetricName: userPoolWebAclMetricName(config.stage),
       },
     });
+
+    if (config.compliance === 'control-tower') {
+      const tableUsers = DEPLOYED_FUNCTIONS.filter((fn) => functionRecipe(fn, facts).tables.length > 0);
+      applyControlTower(this, {
+        tableUsers: tableUsers.map((fn) => functionOf(functions, fn.name).role),
+        removalPolicy: config.removalPolicy,
+      });
+    }
 
     portal.publish({
       stage: config.stage,

@@ -4,7 +4,7 @@
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { LambdaDeploymentConfig, type ILambdaDeploymentConfig } from 'aws-cdk-lib/aws-codedeploy';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { parseCorsOrigins } from '#shared/cors';
 import { parseCustomDomains, type CustomDomains, type FrontDoor, type RateWindowSeconds } from './edge-config';
 import type { SystemLogLevel } from '#shared/function-settings';
@@ -68,6 +68,8 @@ export interface StageConfig {
   /** `-c hotfix=true`: this deploy shifts past firing rollback alarms (docs/runbooks.md); never committed. */
   readonly hotfix: boolean;
   readonly alarmEmail?: string;
+  /** An HTTPS endpoint subscribed to the alarm topic; it must confirm the subscription. */
+  readonly alarmHttpsEndpoint?: string;
   /** CORS is configured only when origins are given. */
   readonly corsOrigins?: readonly string[];
   readonly domains?: CustomDomains;
@@ -75,6 +77,8 @@ export interface StageConfig {
   readonly frontDoor?: FrontDoor;
   /** The user pool's web ACL (lib/petstore-identity.ts): the calls that make Cognito send an email, and all calls. */
   readonly userPoolProtection: { readonly emailingCallsPerClientIp: RateLimit; readonly callsPerClientIp: RateLimit };
+  /** `control-tower`: a customer-managed key for tables and logs, a year of logs and more (lib/petstore-compliance.ts). */
+  readonly compliance: 'none' | 'control-tower';
   /** SES in the stage's region; without it Cognito's own sender, whose daily quota suits no production. */
   readonly sesSender?: { readonly fromEmail: string; readonly verifiedDomain?: string };
 }
@@ -130,6 +134,7 @@ export function stageConfig(stage: StageName, overrides: StageOverrides = {}): S
   const unused = (['frontDoorRateLimit', 'frontDoorKeyRateLimit'] as const).filter((key) => !o.frontDoor && overrides[key] !== undefined);
   if (unused.length > 0)
     throw new Error(`${unused.join(', ')}: given without frontDoor, which ${unused.length > 1 ? 'they are' : 'it is'} for`);
+  const compliance = o.compliance ?? 'none';
   const frontDoor = o.frontDoor
     ? { rateLimit: o.frontDoorRateLimit, keyRateLimit: o.frontDoorKeyRateLimit, rateWindowSeconds: 60 as const }
     : undefined;
@@ -156,9 +161,11 @@ export function stageConfig(stage: StageName, overrides: StageOverrides = {}): S
     removalPolicy: kept(o.retainData),
     deletionProtection: o.deletionProtection,
     terminationProtection: o.terminationProtection,
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- the schema admits CloudWatch's retentions only
-    logRetention: o.logRetentionDays,
+    // Control Tower's CT.CLOUDWATCH.PR.2 wants a year of logs at least. The schema admits CloudWatch's retentions only.
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment
+    logRetention: compliance === 'control-tower' ? Math.max(o.logRetentionDays, RetentionDays.ONE_YEAR) : o.logRetentionDays,
     logRemovalPolicy: kept(o.retainLogs),
+    compliance,
     logLevel: o.logLevel,
     systemLogLevel: o.systemLogLevel,
     throttling,
@@ -189,6 +196,7 @@ export function stageConfig(stage: StageName, overrides: StageOverrides = {}): S
       : {}),
     hotfix: o.hotfix ?? false,
     ...(o.alarmEmail !== NO_ALARM_EMAIL ? { alarmEmail: o.alarmEmail } : {}),
+    ...(o.alarmHttpsEndpoint ? { alarmHttpsEndpoint: o.alarmHttpsEndpoint } : {}),
     ...(corsOrigins ? { corsOrigins } : {}),
     ...(domains ? { domains } : {}),
     ...(frontDoor ? { frontDoor } : {}),

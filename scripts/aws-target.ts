@@ -4,7 +4,9 @@ import { loadSharedConfigFiles } from '@smithy/core/config';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import type { NodeHttpHandler } from '@smithy/node-http-handler';
 import { isStageName, stackNameOf, STAGES, type StageName } from '#shared/stages';
+import { operatorRequestHandler, withCallDeadline } from './aws-call-deadline';
 
 /** What every operator command says of a missing or unknown `--stage`. */
 export const STAGE_REQUIRED = `--stage must be one of ${STAGES.join(', ')}`;
@@ -108,10 +110,11 @@ export async function resolveAwsTarget(options: AwsTargetOptions = {}, env: Node
 const describeTarget = (stackName: string, target: AwsTarget): string =>
   `Stack ${stackName} in ${target.region} (region: ${target.regionSource}${target.profile ? `; profile: ${target.profile}` : ''})`;
 
-/** SDK client settings for the target: its region, and its profile when one was chosen. */
-export const clientConfigOf = (target: AwsTarget): { region: string; profile?: string } => ({
+/** SDK client settings for the target: its region, its profile when one was chosen, and timeouts (scripts/aws-call-deadline.ts). */
+export const clientConfigOf = (target: AwsTarget): { region: string; profile?: string; requestHandler: NodeHttpHandler } => ({
   region: target.region,
   ...(target.profile ? { profile: target.profile } : {}),
+  requestHandler: operatorRequestHandler(),
 });
 
 /** A call to CloudFormation about the stage's stack; a clear error when the stack is not in the target's region. */
@@ -119,9 +122,10 @@ async function aboutStack<T>(
   stage: StageName,
   target: AwsTarget,
   call: (client: CloudFormationClient, stackName: string) => Promise<T>,
+  settings: Readonly<Record<string, unknown>> = {},
 ): Promise<T> {
   const stackName = stackNameOf(stage);
-  const cloudFormation = new CloudFormationClient(clientConfigOf(target));
+  const cloudFormation = withCallDeadline(new CloudFormationClient({ ...clientConfigOf(target), ...settings }), target.region);
   try {
     return await call(cloudFormation, stackName);
   } catch (error) {
@@ -158,19 +162,28 @@ export interface StackResource {
   readonly type: string;
 }
 
-/** Every resource of the stage's stack (ListStackResources: DescribeStackResources stops at 100). */
-export const stackResources = (stage: StageName, target: AwsTarget): Promise<StackResource[]> =>
-  aboutStack(stage, target, async (cloudFormation, stackName) => {
-    const resources: StackResource[] = [];
-    for await (const page of paginateListStackResources({ client: cloudFormation }, { StackName: stackName })) {
-      for (const { LogicalResourceId, PhysicalResourceId, ResourceType } of page.StackResourceSummaries ?? []) {
-        if (LogicalResourceId && PhysicalResourceId && ResourceType) {
-          resources.push({ logicalId: LogicalResourceId, physicalId: PhysicalResourceId, type: ResourceType });
+/** Every resource of the stage's stack (ListStackResources: DescribeStackResources stops at 100); `settings` for tests. */
+export const stackResources = (
+  stage: StageName,
+  target: AwsTarget,
+  settings: Readonly<Record<string, unknown>> = {},
+): Promise<StackResource[]> =>
+  aboutStack(
+    stage,
+    target,
+    async (cloudFormation, stackName) => {
+      const resources: StackResource[] = [];
+      for await (const page of paginateListStackResources({ client: cloudFormation }, { StackName: stackName })) {
+        for (const { LogicalResourceId, PhysicalResourceId, ResourceType } of page.StackResourceSummaries ?? []) {
+          if (LogicalResourceId && PhysicalResourceId && ResourceType) {
+            resources.push({ logicalId: LogicalResourceId, physicalId: PhysicalResourceId, type: ResourceType });
+          }
         }
       }
-    }
-    return resources;
-  });
+      return resources;
+    },
+    settings,
+  );
 
 /** Failures of the credential chain or of the credentials; the SDK names the first only by what it tried. */
 const CREDENTIAL_ERRORS = new Set([

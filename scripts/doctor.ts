@@ -18,6 +18,8 @@ import { ALL_ROUTES, type ApiName } from '#shared/routes';
 import { overridesOf, PLACEHOLDER, readStageOptions, stageFileOf, type StageOptions } from '#shared/stage-options';
 import { DEFAULT_ROUTE_KEY, PREFLIGHT_ROUTE_KEY, routeKeyOf, routeThrottle, throttlingOf } from '#shared/stage-throttling';
 import { stackNameOf, STAGES, type StageName } from '#shared/stages';
+import { alarmSubscriptionChecks } from './doctor/alarm-subscriptions';
+import { EndpointUnreachableError, operatorRequestHandler, withCallDeadline } from './aws-call-deadline';
 import { clientConfigOf, parseStageArgs, runOperatorCommand, stageTarget, TARGET_USAGE, type AwsTarget } from './aws-target';
 
 const USAGE = `Usage: npm run doctor -- --stage <${STAGES.join('|')}> [options]
@@ -48,13 +50,16 @@ interface Check {
 /** SDK client settings besides the target's region; tests point them at a stand-in. */
 export type ClientSettings = Readonly<Record<string, unknown>>;
 
+/** Each client its own request handler: destroying a client ends its handler's connections. */
+const fresh = () => ({ requestHandler: operatorRequestHandler() });
+
 const quotaRequest = (service: string, code: string, value: number, region: string): string =>
   `aws service-quotas request-service-quota-increase --service-code ${service} --quota-code ${code} --desired-value ${value} --region ${region}`;
 
 async function bootstrap(region: string, account: string, settings: ClientSettings, why: string): Promise<Check> {
   const name = `CDK bootstrap of ${region}${why}`;
   const fix = `npm run cdk -- bootstrap aws://${account}/${region}`;
-  const cloudFormation = new CloudFormationClient({ ...settings, region });
+  const cloudFormation = withCallDeadline(new CloudFormationClient({ ...settings, ...fresh(), region }), region);
   try {
     const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: 'CDKToolkit' }));
     const [stack] = Stacks ?? [];
@@ -80,7 +85,7 @@ async function lambdaConcurrency(options: StageOptions, target: AwsTarget, setti
     return options.reservedConcurrency && reservedConcurrency ? [[fn.name, reservedConcurrency] as const] : [];
   });
   const total = reserved.reduce((sum, [, count]) => sum + count, 0);
-  const lambda = new LambdaClient({ ...settings, region: target.region });
+  const lambda = withCallDeadline(new LambdaClient({ ...settings, ...fresh(), region: target.region }), target.region);
   const { AccountLimit } = await lambda.send(new GetAccountSettingsCommand({})).finally(() => lambda.destroy());
   const limit = AccountLimit?.ConcurrentExecutions ?? 0;
   const unreserved = AccountLimit?.UnreservedConcurrentExecutions ?? 0;
@@ -110,7 +115,7 @@ async function apiGatewayThrottle(options: StageOptions, target: AwsTarget, sett
       ),
     )
     .reduce((sum, [api, key]) => sum + routeThrottle(throttling[api], key).rateLimit, 0);
-  const apiGateway = new APIGatewayClient({ ...settings, region: target.region });
+  const apiGateway = withCallDeadline(new APIGatewayClient({ ...settings, ...fresh(), region: target.region }), target.region);
   const { throttleSettings } = await apiGateway.send(new GetApiGatewayAccountCommand({})).finally(() => apiGateway.destroy());
   const rate = throttleSettings?.rateLimit ?? 0;
   const detail = `every route of the stage at its limit is ${atLimits.toLocaleString('en-US')} requests/s; the account takes ${rate.toLocaleString('en-US')} in ${target.region}`;
@@ -124,7 +129,7 @@ async function apiGatewayThrottle(options: StageOptions, target: AwsTarget, sett
 }
 
 async function sesSender(identity: string, target: AwsTarget, settings: ClientSettings): Promise<Check[]> {
-  const ses = new SESv2Client({ ...settings, region: target.region });
+  const ses = withCallDeadline(new SESv2Client({ ...settings, ...fresh(), region: target.region }), target.region);
   try {
     const name = `SES identity ${identity}`;
     const create = `aws sesv2 create-email-identity --email-identity ${identity} --region ${target.region}`;
@@ -227,12 +232,14 @@ const attempt = (name: string, action: string, check: () => Promise<Check | Chec
   check().then(
     (result) => [result].flat(),
     (error: unknown) => [
-      {
-        name,
-        ok: false,
-        detail: error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error),
-        fix: `let these credentials call ${action} (read-only), or run the doctor with credentials that may`,
-      },
+      error instanceof EndpointUnreachableError
+        ? { name, ok: false, detail: error.message }
+        : {
+            name,
+            ok: false,
+            detail: error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error),
+            fix: `let these credentials call ${action} (read-only), or run the doctor with credentials that may`,
+          },
     ],
   );
 
@@ -247,7 +254,7 @@ export async function doctor(argv: string[], settings: ClientSettings = {}, say:
   const { values, stage } = args;
   const target = await stageTarget(stage, values, say);
   const client = { ...clientConfigOf(target), ...settings };
-  const sts = new STSClient(client);
+  const sts = withCallDeadline(new STSClient(client), target.region);
   // Without a caller nothing else can be asked: the failure, explained, ends the run (scripts/aws-target.ts).
   const caller = await sts.send(new GetCallerIdentityCommand({})).finally(() => sts.destroy());
   const checks: Check[] = [
@@ -306,6 +313,9 @@ export async function doctor(argv: string[], settings: ClientSettings = {}, say:
           ),
         ]
       : []),
+    attempt('alarm subscription', 'cloudformation:ListStackResources and sns:ListSubscriptionsByTopic', () =>
+      alarmSubscriptionChecks(stage, options, target, settings),
+    ),
   ]);
   checks.push(...results.flat());
   checks.forEach((check) => print(say, check));

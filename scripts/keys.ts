@@ -27,6 +27,7 @@ import {
   TARGET_USAGE,
   type AwsTargetOptions,
 } from './aws-target';
+import { withCallDeadline } from './aws-call-deadline';
 import { readLiveEndpoint } from '#local/engine/endpoint-file';
 import { DataDirBusyError } from '#local/engine/data-dir-lock';
 import { localFunctionEnvironment } from '#local/dev/function-environment';
@@ -71,10 +72,10 @@ async function deployedTarget(stage: StageName, options: AwsTargetOptions): Prom
   const outputs = await stackOutputs(stage, aws);
   const output = (key: string): string => outputOf(outputs, key);
   const tableName = output('ApiKeysTableName');
-  const db = createDocumentClient(undefined, aws.region);
+  const db = withCallDeadline(createDocumentClient(undefined, aws.region), aws.region);
   const keys = new DynamoApiKeyRepository(db, tableName);
-  const cognito = new CognitoIdentityProviderClient(clientConfigOf(aws));
-  const secrets = new SecretsManagerClient(clientConfigOf(aws));
+  const cognito = withCallDeadline(new CognitoIdentityProviderClient(clientConfigOf(aws)), aws.region);
+  const secrets = withCallDeadline(new SecretsManagerClient(clientConfigOf(aws)), aws.region);
   return {
     keys,
     accountKeys: new DynamoAccountKeys(db, keys, output('AccountsTableName')),

@@ -9,6 +9,7 @@ import { isConditionFailure } from '#data/repositories/conditional-put';
 import { isStageName, STAGES } from '#shared/stages';
 import { TABLES } from '#shared/tables';
 import { outputOf, runOperatorCommand, STAGE_REQUIRED, stackOutputs, stageTarget, TARGET_ARGS, TARGET_USAGE } from './aws-target';
+import { withCallDeadline } from './aws-call-deadline';
 
 /** The tables with a stack output; the idempotency table has none, and its records expire within a day anyway. */
 const TABLE_OUTPUTS = { pets: 'PetsTableName', messages: 'MessagesTableName', apiKeys: 'ApiKeysTableName', accounts: 'AccountsTableName' };
@@ -37,7 +38,7 @@ export async function run(argv: string[]): Promise<number> {
   const target = outputOf(await stackOutputs(values.stage, aws), TABLE_OUTPUTS[table]);
   if (target === values.from) throw new Error(`--from names the stage's own ${table} table`);
   const key = TABLES[table].partitionKey.name;
-  const db = createDocumentClient(undefined, aws.region);
+  const db = withCallDeadline(createDocumentClient(undefined, aws.region), aws.region);
   let written = 0;
   let kept = 0;
   try {

@@ -11,6 +11,7 @@ import { DynamoApiKeyRepository, type ApiKeyRepository } from '#data/repositorie
 import { isStageName, stackNameOf } from '#shared/stages';
 import { startRehearsal } from '#local/dev/rehearsal';
 import { outputOf, runOperatorCommand, STAGE_REQUIRED, stackOutputs, stageTarget, TARGET_ARGS, type AwsTargetOptions } from './aws-target';
+import { withCallDeadline } from './aws-call-deadline';
 import { checkRevokedKeyRefused, runSmokeChecks, type CheckResult, type SmokeTarget } from './smoke/checks';
 
 const SMOKE_ACCOUNT_ID = 'acct_smoke';
@@ -44,7 +45,7 @@ async function stageSession(stage: string, options: AwsTargetOptions): Promise<S
   const aws = await stageTarget(stage, options, (line) => console.log(line));
   const outputs = await stackOutputs(stage, aws);
   const output = (key: string): string => outputOf(outputs, key);
-  const db = createDocumentClient(undefined, aws.region);
+  const db = withCallDeadline(createDocumentClient(undefined, aws.region), aws.region);
   const { key, revoke } = await temporaryKey(new DynamoApiKeyRepository(db, output('ApiKeysTableName')));
   return {
     target: { petsBaseUrl: output('PetsBaseUrl'), messagesBaseUrl: output('MessagesBaseUrl'), key },

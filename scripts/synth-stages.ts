@@ -8,16 +8,21 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { checkTemplates, unexcused } from './template-checks';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CDK = join(ROOT, 'node_modules', '.bin', 'cdk');
 
-/** `region`: AWS_REGION for the CDK CLI (unset: us-east-1); `keep`: left in cdk.out instead of a removed folder. */
+/**
+ * `region`: AWS_REGION for the CDK CLI (unset: us-east-1); `keep`: left in cdk.out instead of a removed folder;
+ * `account`: CDK_DEFAULT_ACCOUNT, as a deploy has it (a control-tower synthesis writes it into its permissions).
+ */
 interface Synthesis {
   readonly name: string;
   readonly context: Readonly<Record<string, string>>;
   readonly region?: string;
   readonly keep?: true;
+  readonly account?: string;
 }
 
 const PROD = { stage: 'prod', alarmEmail: 'ops@example.com', sesFromEmail: 'no-reply@example.com' };
@@ -30,11 +35,21 @@ const EVERY_OPTION = {
   hostedZoneName: 'example.com',
 };
 
+const CONTROL_TOWER = { compliance: 'control-tower' };
+const EXAMPLE_ACCOUNT = '123456789012';
+
 const SYNTHESES: readonly Synthesis[] = [
   { name: 'dev', context: { stage: 'dev' } },
   { name: 'staging', context: { stage: 'staging' }, keep: true },
   { name: 'prod', context: PROD },
   { name: 'prod, every option, from eu-west-1', context: { ...PROD, ...EVERY_OPTION }, region: 'eu-west-1' },
+  // docs/compliance.md: cfn-guard with the Control Tower rules runs on these.
+  ...(['dev', 'staging'] as const).map((stage) => ({
+    name: `${stage}, control-tower`,
+    context: { stage, ...CONTROL_TOWER },
+    account: EXAMPLE_ACCOUNT,
+  })),
+  { name: 'prod, every option, control-tower', context: { ...PROD, ...EVERY_OPTION, ...CONTROL_TOWER }, account: EXAMPLE_ACCOUNT },
 ];
 
 /** esbuild's mark on a warning (`▲ [WARNING] …`, the triangle only on a terminal). */
@@ -59,6 +74,7 @@ async function synthesize(synthesis: Synthesis): Promise<boolean> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...(synthesis.region ? { AWS_REGION: synthesis.region } : {}),
+    ...(synthesis.account ? { CDK_DEFAULT_ACCOUNT: synthesis.account } : {}),
     // No AWS account needed: the CLI must not wait on the instance metadata service for credentials.
     AWS_EC2_METADATA_DISABLED: 'true',
   };
@@ -72,7 +88,17 @@ async function synthesize(synthesis: Synthesis): Promise<boolean> {
       console.error(`FAIL ${synthesis.name}: ${why} (${seconds} s)\n${output}`);
       return false;
     }
-    console.log(`ok   ${synthesis.name}: ${bundles} functions bundled, cdk-nag clean, no warning (${seconds} s)`);
+    const controlTower = synthesis.context.compliance === 'control-tower';
+    const { findings, templates } = await checkTemplates(outdir, controlTower);
+    const left = unexcused(findings);
+    const tools = controlTower ? 'cfn-lint and cfn-guard (Control Tower rules)' : 'cfn-lint';
+    if (left.length > 0) {
+      console.error(`FAIL ${synthesis.name}: ${tools} found what docs/compliance.md does not excuse:\n  ${left.join('\n  ')}`);
+      return false;
+    }
+    console.log(
+      `ok   ${synthesis.name}: ${bundles} functions bundled, cdk-nag clean, no warning, ${tools} clean on ${templates} templates but the ${findings.length} findings docs/compliance.md excuses (${seconds} s)`,
+    );
     return true;
   } finally {
     if (!synthesis.keep) rmSync(outdir, { recursive: true, force: true });

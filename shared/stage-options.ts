@@ -106,6 +106,10 @@ const STAGE_OPTIONS = z.strictObject({
   stageCheckMinutes: count(1, 60, 'minutes').optional(),
   stageCheckWrites: flag.optional(),
   canaryTrafficMinutes: count(1, CANARY_TRAFFIC_MAX_MINUTES, 'minutes (the pre-traffic check must end within Lambda’s 15)').optional(),
+  /** Besides or instead of alarmEmail: an HTTPS endpoint (a chat webhook's relay) the alarm topic posts to. */
+  alarmHttpsEndpoint: matching(/^https:\/\/[^\s/?#]+\.[^\s]*$/, 'an https:// URL').optional(),
+  /** `control-tower`: templates that pass AWS Control Tower's proactive controls (docs/compliance.md); default none. */
+  compliance: oneOf('none', 'control-tower').optional(),
   /** Never in a file: one deploy's way past firing rollback alarms (docs/runbooks.md). */
   hotfix: flag.optional(),
 });

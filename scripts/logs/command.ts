@@ -12,6 +12,7 @@ import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import type { ApiName } from '#shared/routes';
 import { STAGES } from '#shared/stages';
 import { clientConfigOf, parseStageArgs, stackResources, stageTarget, TARGET_USAGE } from '../aws-target';
+import { withCallDeadline } from '../aws-call-deadline';
 import {
   accessLogSourceOf,
   API_NAMES,
@@ -167,7 +168,7 @@ export async function logsCommand(argv: string[], clock: Clock = SYSTEM_CLOCK, u
   }
   console.error(`${sources.length} log group${sources.length > 1 ? 's' : ''}, since ${new Date(startTime).toISOString()}`);
 
-  const logs = new CloudWatchLogsClient({ ...clientConfigOf(target), maxAttempts: 1 });
+  const logs = withCallDeadline(new CloudWatchLogsClient({ ...clientConfigOf(target), maxAttempts: 1 }), target.region);
   const filter = pacedFilter(logs, clock);
   const seen = new Map<string, number>();
   const printNew = async (since: number) => {

@@ -156,6 +156,10 @@ function answer(service: string, region: string, method: string, path: string, f
       body: JSON.stringify({ ProductionAccessEnabled: account.productionAccess, SendingEnabled: true, EnforcementStatus: 'HEALTHY' }),
     };
   }
+  // No stage is deployed in these accounts (test/unit/doctor-alarm-subscriptions.test.ts deploys one).
+  if (service === 'cloudformation' && action === 'ListStackResources' && form.get('StackName')) {
+    return { status: 400, body: queryError('ValidationError', `Stack with id ${form.get('StackName')} does not exist`), type: 'text/xml' };
+  }
   const identity = /^GET \/v2\/email\/identities\/([^/]+)$/.exec(action)?.[1];
   if (service === 'ses' && identity) {
     const name = decodeURIComponent(identity);
@@ -237,12 +241,14 @@ it('a new account fails prod with the fix of each failure: the us-east-1 bootstr
     '     fix: (AWS reviews the request, usually within a day)',
     'ok   CloudFront: usable by these credentials: the account has 0 distributions and the stage adds 4',
     "ok   stage check's key: PetStore-prod is not deployed yet: its check mints its key at its first run",
-    '4 of 11 checks failed',
+    'ok   alarm subscription: not deployed yet: after the first deploy, confirm the subscription of ops@example.com, then run the doctor again',
+    '4 of 12 checks failed',
   ]);
   // Read-only calls, each in the Region it concerns.
   expect(calls.sort()).toEqual(
     [
       'sts eu-west-1 GetCallerIdentity',
+      'cloudformation eu-west-1 DescribeStacks',
       'cloudformation eu-west-1 DescribeStacks',
       'cloudformation eu-west-1 DescribeStacks',
       'cloudformation us-east-1 DescribeStacks',
@@ -251,6 +257,7 @@ it('a new account fails prod with the fix of each failure: the us-east-1 bootstr
       'ses eu-west-1 GET /v2/email/identities/no-reply%40example.com',
       'ses eu-west-1 GET /v2/email/account',
       'cloudfront us-east-1 GET /2020-05-31/distribution',
+      'cloudformation eu-west-1 ListStackResources',
     ].sort(),
   );
 });
@@ -259,7 +266,7 @@ it('a healthy account passes prod, and the doctor exits 0', async () => {
   const { code, lines } = await run(HEALTHY, ...PROD_FILLED_IN);
   expect(lines.filter((line) => !line.startsWith('ok   '))).toEqual([
     'Stack PetStore-prod in eu-west-1 (region: --region)',
-    '11 checks ok: ready to deploy prod',
+    '12 checks ok: ready to deploy prod',
   ]);
   expect(code).toBe(0);
 });
@@ -269,7 +276,10 @@ it('dev deploys on a new account: it reserves no concurrency and has no front do
   expect(lines).toContain(
     'ok   Lambda concurrency: the account has 10 concurrent executions in eu-west-1, 10 unreserved; the stage reserves none',
   );
-  expect(lines.at(-1)).toBe('7 checks ok: ready to deploy dev');
+  expect(lines).toContain(
+    "ok   alarm subscription: none: dev's alarms still change state, show on its dashboard and roll canary deploys back, but tell no one; set alarmEmail or alarmHttpsEndpoint in config/dev.json to be told",
+  );
+  expect(lines.at(-1)).toBe('8 checks ok: ready to deploy dev');
   expect(code).toBe(0);
 });
 

@@ -104,6 +104,8 @@ export const VARIANTS = {
     context: { frontDoor: 'true', ...NAMES, ...ZONE, frontDoorRateLimit: '2000', frontDoorKeyRateLimit: '12000' },
     region: 'eu-west-1',
   },
+  /** Staging as a governed account takes it (docs/compliance.md): the option changes encryption and retention throughout. */
+  stagingControlTower: { stage: 'staging', context: { compliance: 'control-tower' } },
 } as const satisfies Record<string, Variant>;
 
 export type VariantName = keyof typeof VARIANTS;
