@@ -42,6 +42,7 @@ const SLOW_IN_QUICK_FOLDERS = [
   'contract/request-corpus.test.ts',
   'http/account-lifecycle.http.test.ts',
   'http/concurrent-writes.http.test.ts',
+  'integration/stage-check.test.ts',
   'property/*.test.ts',
   'sdk/package.test.ts',
   'sdk/storm-*.test.ts',

@@ -10,6 +10,8 @@ type GlobalConfig = ConstructorParameters<typeof TestRunner>[0];
 type Parameters_ = Parameters<EmittingTestRunnerInterface['runTests']>;
 
 const LANE_TIER = 'processes';
+/** Two at a time: most of a process test waits on the processes it started, so two keep the cores busy without a fight. */
+const LANE_WORKERS = 2;
 const inLane = (test: Test): boolean => test.context.config.displayName?.name === LANE_TIER;
 
 export default class LanesRunner implements EmittingTestRunnerInterface {
@@ -19,7 +21,7 @@ export default class LanesRunner implements EmittingTestRunnerInterface {
 
   constructor(globalConfig: GlobalConfig, context: TestRunnerContext) {
     this.#pool = new TestRunner(globalConfig, context);
-    this.#lane = new TestRunner({ ...globalConfig, maxWorkers: 1 }, context);
+    this.#lane = new TestRunner({ ...globalConfig, maxWorkers: LANE_WORKERS }, context);
   }
 
   async runTests(tests: Parameters_[0], watcher: Parameters_[1], options: Parameters_[2]): Promise<void> {
