@@ -264,9 +264,12 @@ describe.each(STAGES)('%s stage alarms', (stage) => {
   });
 });
 
-it('-c alarmEmail subscribes that address to the alarm topic', () => {
+it('-c alarmEmail and -c alarmHttpsEndpoint subscribe that address and that endpoint to the alarm topic', () => {
   const subscriptions = [...resourcesOfType(variant('prodWithOptions').template, 'AWS::SNS::Subscription').values()];
-  expect(subscriptions.map(({ Properties }) => [Properties.Protocol, Properties.Endpoint])).toEqual([['email', 'ops@example.com']]);
+  expect(subscriptions.map(({ Properties }) => [Properties.Protocol, Properties.Endpoint]).sort()).toEqual([
+    ['email', 'ops@example.com'],
+    ['https', 'https://chat.example.com/hooks/petstore'],
+  ]);
 });
 
 describe.each(STAGES)('%s stage outputs', (stage) => {

@@ -74,6 +74,7 @@ export const VARIANTS = {
     context: {
       corsOrigins: CORS_ORIGINS,
       alarmEmail: 'ops@example.com',
+      alarmHttpsEndpoint: 'https://chat.example.com/hooks/petstore',
       sesFromEmail: 'no-reply@example.com',
       sesVerifiedDomain: 'example.com',
       tracing: 'false',
