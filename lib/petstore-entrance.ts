@@ -1,4 +1,5 @@
 import { Stack, Token } from 'aws-cdk-lib';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { CLOUDFRONT_CERTIFICATE_REGION } from './edge-config';
@@ -22,6 +23,8 @@ interface EntranceProps {
   readonly originSecret?: Secret;
   /** The front door's us-east-1 resources, when another stack holds them (lib/petstore-app.ts). */
   readonly frontDoorEdge?: FrontDoorEdge;
+  /** compliance=control-tower: where the front door's distributions write their standard logs. */
+  readonly accessLogs?: IBucket;
 }
 
 /** How clients reach the APIs: through the front door, through API Gateway custom domains, or at the execute-api URLs. */
@@ -36,7 +39,13 @@ export function addEntrance(scope: Construct, props: EntranceProps): Entrance {
   const needsDnsTargets = config.domains !== undefined && config.domains.hostedZone === undefined;
   if (config.frontDoor && originSecret) {
     const edge = props.frontDoorEdge ?? edgeHere(scope, config);
-    const frontDoor = new PetStoreFrontDoor(scope, 'FrontDoor', { config, apis, edge, originSecret });
+    const frontDoor = new PetStoreFrontDoor(scope, 'FrontDoor', {
+      config,
+      apis,
+      edge,
+      originSecret,
+      ...(props.accessLogs ? { accessLogs: props.accessLogs } : {}),
+    });
     return { origins: https(frontDoor.hosts), ...(needsDnsTargets ? { dnsTargets: frontDoor.dnsTargets } : {}) };
   }
   if (config.domains) {

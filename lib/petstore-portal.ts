@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   Distribution,
@@ -20,10 +20,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PORTAL_CONFIG_FILE, PORTAL_DIRECTORY, type PortalConfig } from '#shared/accounts';
 import { PORTAL_EXTRA_FILES, portalSecurityPolicy } from '#shared/portal-files';
+import { accessLogging, type ControlTowerBasics } from './petstore-compliance';
 
 export interface PetStorePortalProps {
   /** Directory holding portal/ and the files of shared/portal-files.ts. */
   readonly projectRoot: string;
+  /** compliance=control-tower: the files encrypted with its key (CT.S3.PR.10), the distribution's logs in its bucket (CT.CLOUDFRONT.PR.5). */
+  readonly controlTower?: ControlTowerBasics;
 }
 
 /** The object metadata (`x-amz-meta-csp`) that carries the Content-Security-Policy from the deployment to CloudFront. */
@@ -56,10 +59,13 @@ export class PetStorePortal extends Construct {
     private readonly props: PetStorePortalProps,
   ) {
     super(scope, id);
+    const { controlTower } = props;
     // Rewritten by every deploy: nothing to keep.
     this.bucket = new Bucket(this, 'Bucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
+      ...(controlTower
+        ? { encryption: BucketEncryption.KMS, encryptionKey: controlTower.key }
+        : { encryption: BucketEncryption.S3_MANAGED }),
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       enforceSSL: true,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -91,11 +97,22 @@ export class PetStorePortal extends Construct {
         responseHeadersPolicy: headers,
         functionAssociations: [{ eventType: FunctionEventType.VIEWER_RESPONSE, function: this.securityPolicyFunction() }],
       },
+      ...accessLogging(controlTower?.accessLogs, 'portal'),
     });
+    if (controlTower) {
+      // The OAC origin adds CloudFront's kms:Decrypt to the key for this account's distributions, not this one: the
+      // distribution needs the bucket, which needs the key. The bucket's policy still admits this distribution only.
+      Annotations.of(Stack.of(this)).acknowledgeWarning(
+        '@aws-cdk/aws-cloudfront-origins:wildcardKeyPolicyForOac',
+        "The portal bucket's policy names its one distribution; the key's policy cannot without a dependency cycle.",
+      );
+    }
     Validations.of(this.distribution).acknowledge(
       { id: 'AwsSolutions-CFR1', reason: 'A public developer portal: no geographic restriction.' },
       { id: 'AwsSolutions-CFR2', reason: 'Static files only; the APIs behind it are throttled per stage.' },
-      { id: 'AwsSolutions-CFR3', reason: 'Static files only: no per-request log needed (the APIs keep access logs).' },
+      ...(controlTower
+        ? []
+        : [{ id: 'AwsSolutions-CFR3', reason: 'Static files only: no per-request log needed (the APIs keep access logs).' }]),
       {
         id: 'AwsSolutions-CFR4',
         reason: 'The default CloudFront domain and certificate; a custom domain with TLSv1.2_2021 is a separate change.',
@@ -162,14 +179,15 @@ export class PetStorePortal extends Construct {
     ];
     const cdkOwned = (id: string) => ({
       id,
-      reason: "BucketDeployment's own Lambda (CDK's construct): its role, runtime and S3 wildcards.",
+      reason: "BucketDeployment's own Lambda (CDK's construct): its role, runtime and S3 (and KMS) wildcards.",
     });
     Validations.of(handler).acknowledge(
       cdkOwned('AwsSolutions-L1'),
       cdkOwned('AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]'),
-      ...['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*'].map((action) =>
-        cdkOwned(`AwsSolutions-IAM5[Action::${action}]`),
-      ),
+      // With the compliance key, CDK's grant on the bucket covers the key too (only it: the resource is the key's ARN).
+      ...['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*']
+        .concat(this.bucket.encryptionKey ? ['kms:GenerateDataKey*', 'kms:ReEncrypt*'] : [])
+        .map((action) => cdkOwned(`AwsSolutions-IAM5[Action::${action}]`)),
       cdkOwned(`AwsSolutions-IAM5[Resource::arn:${partition}:s3:::cdk-hnb659fds-assets-${account}-${region}/*]`),
       cdkOwned(`AwsSolutions-IAM5[Resource::<${stack.getLogicalId(bucketResource)}.Arn>/*]`),
       cdkOwned('AwsSolutions-IAM5[Resource::*]'),

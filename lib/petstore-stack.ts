@@ -8,7 +8,7 @@ import { constructIdOf } from './construct-ids';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { functionRecipe, type RunFacts } from '#shared/function-recipe';
 import { PetStoreAlarms } from './petstore-alarms';
-import { applyControlTower } from './petstore-compliance';
+import { applyControlTower, controlTowerBasics } from './petstore-compliance';
 import { PetStoreDashboard } from './petstore-dashboard';
 import { PetStoreDeployments } from './petstore-deployments';
 import { addEntrance } from './petstore-entrance';
@@ -39,7 +39,8 @@ export class PetStoreStack extends Stack {
 
     const { tables } = new PetStoreTables(this, 'Tables', { config });
     const identity = new PetStoreIdentity(this, 'Identity', { config });
-    const portal = new PetStorePortal(this, 'Portal', { projectRoot });
+    const controlTower = config.compliance === 'control-tower' ? controlTowerBasics(this, config) : undefined;
+    const portal = new PetStorePortal(this, 'Portal', { projectRoot, ...(controlTower ? { controlTower } : {}) });
 
     const shared: PetStoreFunctionDefaults = { projectRoot, config, tables };
     const originSecret = config.frontDoor ? frontDoorOriginSecret(this, config) : undefined;
@@ -111,6 +112,7 @@ export class PetStoreStack extends Stack {
       apis,
       ...(originSecret ? { originSecret } : {}),
       ...(props.frontDoorEdge ? { frontDoorEdge: props.frontDoorEdge } : {}),
+      ...(controlTower ? { accessLogs: controlTower.accessLogs } : {}),
     });
     const petsBaseUrl = `${entrance.origins.pets}${PETS_BASE_PATH}`;
 
@@ -162,12 +164,9 @@ export class PetStoreStack extends Stack {
       },
     });
 
-    if (config.compliance === 'control-tower') {
+    if (controlTower) {
       const tableUsers = DEPLOYED_FUNCTIONS.filter((fn) => functionRecipe(fn, facts).tables.length > 0);
-      applyControlTower(this, {
-        tableUsers: tableUsers.map((fn) => functionOf(functions, fn.name).role),
-        removalPolicy: config.removalPolicy,
-      });
+      applyControlTower(this, { key: controlTower.key, tableUsers: tableUsers.map((fn) => functionOf(functions, fn.name).role) });
     }
 
     portal.publish({

@@ -105,8 +105,11 @@ export const VARIANTS = {
     context: { frontDoor: 'true', ...NAMES, ...ZONE, frontDoorRateLimit: '2000', frontDoorKeyRateLimit: '12000' },
     region: 'eu-west-1',
   },
-  /** Staging as a governed account takes it (docs/compliance.md): the option changes encryption and retention throughout. */
-  stagingControlTower: { stage: 'staging', context: { compliance: 'control-tower' } },
+  /**
+   * Staging as a governed account takes it (docs/compliance.md): the option changes encryption, retention and logging
+   * throughout; with the front door from eu-west-1, so every kind of distribution is there, beside an edge stack.
+   */
+  stagingControlTower: { stage: 'staging', context: { compliance: 'control-tower', frontDoor: 'true' }, region: 'eu-west-1' },
 } as const satisfies Record<string, Variant>;
 
 export type VariantName = keyof typeof VARIANTS;
