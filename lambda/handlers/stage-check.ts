@@ -85,16 +85,16 @@ function newVersions(answered: Map<FunctionName, number>): Parameters<typeof fet
 const TEST_IDENTITY_MINUTES = 15;
 const testIdentity: DirectTarget = {
   accountBaseUrl: HOOK_ORIGIN,
-  signIn: ({ expired = false } = {}) => {
+  signIn: (overrides = {}) => {
     const user = `stage-check-${randomUUID()}`;
-    const exp = Math.floor(Date.now() / 1000) + (expired ? -60 : TEST_IDENTITY_MINUTES * 60);
     const claims = {
       sub: user,
       username: user,
       token_use: 'access',
       client_id: process.env[ACCOUNT_TOKEN_AUDIENCE_ENV] ?? '',
       iss: process.env[ACCOUNT_TOKEN_ISSUER_ENV] ?? '',
-      exp: String(exp),
+      exp: String(Math.floor(Date.now() / 1000) + TEST_IDENTITY_MINUTES * 60),
+      ...overrides,
     };
     return Buffer.from(JSON.stringify(claims)).toString('base64url');
   },

@@ -22,13 +22,13 @@ export interface SmokeTarget {
 
 /**
  * With no API Gateway in front, the account API's JWT authorizer is not there: `signIn` makes up a new user each call
- * (never one of the user pool's) and answers the `Authorization` that carries its claims; `expired`, claims whose
- * `exp` has passed. The account checks need it, so `npm run smoke` (no signed-in user) skips them. OPTIONS reaches the
+ * (never one of the user pool's) and answers the bearer token that carries its claims, as a signed-in user's access
+ * token would, but for the claims `overrides` replaces. The account checks need it, so `npm run smoke` (no signed-in user) skips them. OPTIONS reaches the
  * preflight route whatever the origin; API Gateway would add the CORS headers, so only the status is checked.
  */
 export interface DirectTarget {
   readonly accountBaseUrl: string;
-  readonly signIn: (options?: { readonly expired?: boolean }) => string;
+  readonly signIn: (overrides?: Readonly<Record<string, string>>) => string;
 }
 
 export interface CheckResult {
@@ -255,9 +255,15 @@ export async function runSmokeChecks(
       },
     },
     {
-      name: 'POST /messages refuses a missing message with 400 invalid_request',
+      name: 'POST /messages refuses a missing message with 400 invalid_request and a non-JSON content type with 400 unsupported_media_type',
       run: async () => {
         expectError(await send('POST', messages, { key: target.key, headers: json, body: '{}' }), 400, 'invalid_request');
+        const text = { 'content-type': 'text/plain' };
+        expectError(
+          await send('POST', messages, { key: target.key, headers: text, body: '{"message":"a"}' }),
+          400,
+          'unsupported_media_type',
+        );
       },
     },
     {
@@ -304,21 +310,29 @@ export async function runSmokeChecks(
       },
     },
     {
-      name: 'the account API answers a new user an empty list, refuses what would store anything, and a route it lacks with 404',
+      name: 'the account API answers a new user an empty list, refuses what would store anything, and routes it lacks with 404',
       // Prod's hook stops createAccountKey and deleteAccount at their checks of the request (as createPet): its
       // creates and deletes would be real accounts' data, and a read-only stage stores nothing.
       direct: async ({ accountBaseUrl, signIn }) => {
         const keys = `${accountBaseUrl}/account/keys`;
         const user = { key: signIn() };
-        const listed = await send('GET', keys, { ...user });
+        const listed = await send('GET', keys, user);
         check(
           listed.status === 200 && JSON.stringify(bodyOf(listed).keys) === '[]',
           `GET /account/keys answered ${listed.status} ${listed.text.slice(0, 200)}`,
         );
-        expectError(await send('DELETE', `${keys}/key_${'0'.repeat(16)}`, { ...user }), 404, 'not_found');
+        expectError(await send('DELETE', `${keys}/key_${'0'.repeat(16)}`, user), 404, 'not_found');
+        expectError(await send('DELETE', `${keys}/not-a-key-id`, user), 400, 'invalid_request');
         expectError(await send('POST', keys, { ...user, headers: json, body: '{"description":""}' }), 400, 'invalid_request');
-        expectError(await send('DELETE', `${accountBaseUrl}/account`, { key: signIn({ expired: true }) }), 401, 'unauthorized');
-        expectError(await send('GET', `${accountBaseUrl}/account/settings`, { ...user }), 404, 'not_found');
+        expectError(await send('POST', keys, { ...user, headers: json, body: '{"description":' }), 400, 'invalid_json');
+        // Claims API Gateway's JWT authorizer lets through (an ID token) or would refuse itself (expired): the function refuses both.
+        const expired = String(Math.floor(Date.now() / 1000) - 60);
+        for (const claims of [{ exp: expired }, { token_use: 'id' }]) {
+          expectError(await send('GET', keys, { key: signIn(claims) }), 401, 'unauthorized');
+          expectError(await send('DELETE', `${accountBaseUrl}/account`, { key: signIn(claims) }), 401, 'unauthorized');
+        }
+        expectError(await send('GET', `${accountBaseUrl}/account/settings`, user), 404, 'not_found');
+        expectError(await send('DELETE', keys, user), 404, 'not_found');
       },
     },
     {
@@ -334,16 +348,16 @@ export async function runSmokeChecks(
           `POST /account/keys answered ${created.status} ${created.text.slice(0, 200)}`,
         );
         const statusOf = async (): Promise<unknown> => {
-          const listed = await send('GET', keys, { ...user });
+          const listed = await send('GET', keys, user);
           check(listed.status === 200, `GET /account/keys answered ${listed.status}`);
           const found = (bodyOf(listed).keys as { keyId: string; status: string }[]).filter((item) => item.keyId === keyId);
           return found.length === 1 ? found[0]?.status : `listed ${found.length} times`;
         };
         check((await statusOf()) === 'active', 'the new key is not listed active');
-        const revoked = await send('DELETE', `${keys}/${keyId}`, { ...user });
+        const revoked = await send('DELETE', `${keys}/${keyId}`, user);
         check(revoked.status === 200 && bodyOf(revoked).status === 'revoked', `DELETE answered ${revoked.status}`);
         check((await statusOf()) === 'revoked', 'the revoked key is not listed revoked');
-        const deleted = await send('DELETE', `${accountBaseUrl}/account`, { ...user });
+        const deleted = await send('DELETE', `${accountBaseUrl}/account`, user);
         check(deleted.status === 204, `DELETE /account answered ${deleted.status} ${deleted.text.slice(0, 200)}`);
         return `key ${keyId}`;
       },

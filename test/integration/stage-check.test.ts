@@ -206,7 +206,7 @@ describe('as the pre-traffic hook', () => {
       expect(Math.min(...answers.values())).toBeGreaterThanOrEqual(PRE_TRAFFIC_ANSWERS_AT_LEAST);
       // A write stage deletes only the made-up users it signed in as; a read-only one nobody's.
       if (writes === 'false') expect(deletedUsers).toEqual([]);
-      else expect(deletedUsers.length).toBeGreaterThanOrEqual(PRE_TRAFFIC_ANSWERS_AT_LEAST);
+      else expect(deletedUsers.length).toBeGreaterThan(0);
       expect(deletedUsers.every((user) => /^stage-check-[0-9a-f-]{36}$/.test(user))).toBe(true);
     },
     120_000,
