@@ -3,7 +3,8 @@
  * On its schedule, read-only through the public base URLs; a failure fails the invocation, which its alarm counts. As
  * CodeDeploy's BeforeAllowTraffic hook, against the versions the deploy published (CodeDeploy sends only the ids of the
  * deployment and of the hook's run; CloudFormation writes the versions into the environment before it moves an alias),
- * invoked directly with API Gateway's own events (shared/gateway-events.ts); the verdict goes back to CodeDeploy, and then, on a
+ * invoked directly with API Gateway's own events (shared/gateway-events.ts), the account API's as made-up users, with the
+ * checks only a direct call can make (preflight, account API); the verdict goes back to CodeDeploy, and then, on a
  * stage without traffic of its own, the hook keeps calling the public URLs while the canary lasts.
  */
 import { CodeDeployClient, PutLifecycleEventHookExecutionStatusCommand } from '@aws-sdk/client-codedeploy';
