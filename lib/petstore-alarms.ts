@@ -35,7 +35,7 @@ export interface PetStoreAlarmsProps {
 const ABOVE = { comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD };
 
 /** An API's 5xx share in percent, 0 below the minimum counts the canaries' verdicts keep (lib/canary-judgement.ts). */
-export const API_SERVER_ERROR_RATE = `IF(requests >= ${JUDGED_AT_LEAST} AND errors >= ${EXCESS_AT_LEAST}, 100 * errors / requests, 0)`;
+const API_SERVER_ERROR_RATE = `IF(requests >= ${JUDGED_AT_LEAST} AND errors >= ${EXCESS_AT_LEAST}, 100 * errors / requests, 0)`;
 
 /** HTTP APIs publish 4xx as one metric, so 401 and 429 are counted from the access log (`status` is a string there). */
 export const COUNTED_STATUSES = { unauthorized: '401', throttled: '429' } as const;

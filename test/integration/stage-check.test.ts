@@ -170,7 +170,7 @@ const CANARIED = DEPLOYED_FUNCTIONS.map((fn) => fn.name);
 
 /**
  * Deliberately broken copies of a function, as a bad deploy would publish them, each on a stage of its own kind: every
- * function is shown failing on a write stage (dev, staging) and on a read-only one (prod), whose checks differ.
+ * function is shown failing on a write stage (staging) and on a read-only one (prod), whose checks differ.
  */
 const BROKEN: readonly (readonly [copy: string, writes: 'true' | 'false', LambdaFunction])[] = [
   ['crashes on every call', 'true', () => Promise.reject(new Error("Cannot find module './broken'"))],
