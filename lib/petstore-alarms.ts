@@ -34,6 +34,9 @@ export interface PetStoreAlarmsProps {
 
 const ABOVE = { comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD };
 
+/** An API's 5xx share in percent, 0 below the minimum counts the canaries' verdicts keep (lib/canary-judgement.ts). */
+const API_SERVER_ERROR_RATE = `IF(requests >= ${JUDGED_AT_LEAST} AND errors >= ${EXCESS_AT_LEAST}, 100 * errors / requests, 0)`;
+
 /** HTTP APIs publish 4xx as one metric, so 401 and 429 are counted from the access log (`status` is a string there). */
 export const COUNTED_STATUSES = { unauthorized: '401', throttled: '429' } as const;
 
@@ -87,9 +90,10 @@ export class PetStoreAlarms extends Construct {
     const alarm = this.add.bind(this);
 
     for (const [name, api] of Object.entries(apis) as [ApiName, PetStoreHttpApi][]) {
-      // A rate, not a count: five failures mean little at 10 000 requests and a lot at ten.
+      // A rate, not a count: five failures mean little at 10 000 requests and a lot at ten. With the canaries' minimum
+      // counts: at low traffic one 503 is already a few percent, and every deploy rolls back on this alarm too.
       const rate = new MathExpression({
-        expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+        expression: API_SERVER_ERROR_RATE,
         usingMetrics: { errors: api.stage.metricServerError({ period }), requests: api.stage.metricCount({ period }) },
         period,
         label: `${name} API 5xx rate (%)`,
@@ -98,7 +102,7 @@ export class PetStoreAlarms extends Construct {
         `${constructIdOf(name)}ApiServerErrorRate`,
         rate,
         config.alarms.serverErrorRatePercent,
-        `More than ${config.alarms.serverErrorRatePercent}% of ${name} API requests answered 5xx.`,
+        `More than ${config.alarms.serverErrorRatePercent}% of ${name} API requests answered 5xx (at least ${EXCESS_AT_LEAST} of at least ${JUDGED_AT_LEAST} in ${period.toHumanString()}).`,
         ABOVE,
       );
 
@@ -139,7 +143,7 @@ export class PetStoreAlarms extends Construct {
       'AuthorizerErrors',
       authorizer.metricErrors({ period, statistic: 'Sum' }),
       config.alarms.authorizerErrors,
-      'The authorizer failed (crash or timeout): API Gateway answers 500 to every request it could not authorize.',
+      `The authorizer failed (crash or timeout) at least ${config.alarms.authorizerErrors} times in ${period.toHumanString()}: API Gateway answers 500 to every request it could not authorize.`,
     );
 
     for (const key of Object.keys(tables) as TableKey[]) {

@@ -5,6 +5,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV } from '#shared/accounts';
 import { functionRecipe, type RunFacts } from '#shared/function-recipe';
 import { PRE_TRAFFIC_CHECK_MINUTES, STAGE_CHECK, STAGE_CHECK_ENV as ENV } from '#shared/stage-check';
 import type { PublicApiName } from '#shared/routes';
@@ -99,6 +100,10 @@ export class PetStoreStageCheck extends Construct {
         [ENV.versions]: published,
         [ENV.writes]: String(check.writes),
         [ENV.canaryTrafficMs]: String(traffic.toMilliseconds()),
+        // The claims the account functions accept, for the made-up users it calls them as (API Gateway's JWT authorizer is not there).
+        ...(props.facts.identity
+          ? { [ACCOUNT_TOKEN_ISSUER_ENV]: props.facts.identity.issuer, [ACCOUNT_TOKEN_AUDIENCE_ENV]: props.facts.identity.audience }
+          : {}),
       },
     );
     const resources = [...versions.values()].map((version) => version.functionArn);

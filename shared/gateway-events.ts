@@ -8,7 +8,15 @@ import type { APIGatewayProxyEventV2, APIGatewayRequestAuthorizerEventV2, Contex
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from './function-settings';
-import { ACCOUNT_BASE_PATH, ALL_ROUTES, PETS_BASE_PATH, type ApiName, type OperationId, type RouteDefinition } from './routes';
+import {
+  ACCOUNT_BASE_PATH,
+  ALL_ROUTES,
+  PETS_BASE_PATH,
+  PREFLIGHT_ROUTE,
+  type ApiName,
+  type OperationId,
+  type RouteDefinition,
+} from './routes';
 import { GATEWAY_ANSWERS, LAMBDA_MAX_SYNC_PAYLOAD_BYTES, type GatewayAnswerStatus } from './gateway-answers';
 
 export type LambdaFunction = (event: unknown, context: Context) => Promise<unknown>;
@@ -315,12 +323,30 @@ export async function dispatch(
   return invoke(fn, name, event, functionTimeoutMs).then(toGatewayResponse, () => gatewayAnswer(500));
 }
 
+/** `{proxy+}` needs at least one character. */
+export const isPreflightRoute = (method: string, path: string): boolean =>
+  method === PREFLIGHT_ROUTE.method && path.startsWith('/') && path.length > 1;
+
+/** PREFLIGHT_ROUTE's function, without authorizer; it failing is API Gateway's 500. */
+export function answerPreflight(preflight: LambdaFunction, event: APIGatewayProxyEventV2): Promise<GatewayResponse> {
+  const routeKey = `${PREFLIGHT_ROUTE.method} ${PREFLIGHT_ROUTE.path}`;
+  const routed = {
+    ...event,
+    routeKey,
+    pathParameters: { proxy: event.rawPath.slice(1) },
+    requestContext: { ...event.requestContext, routeKey },
+  };
+  return invoke(preflight, 'preflight', routed).then(toGatewayResponse, () => gatewayAnswer(500));
+}
+
 /**
- * `fetch` answered by the gateway's dispatch with no socket: API Gateway's own events for the pre-traffic hook
- * (lambda/handlers/stage-check.ts) and tests; every request carries `extraHeaders` as the front door would add them.
+ * `fetch` answered as a deployed stage's gateway would, with no socket: API Gateway's own events for the pre-traffic
+ * hook (lambda/handlers/stage-check.ts) and tests. Every request carries `extraHeaders` as the front door would add
+ * them; OPTIONS takes the preflight route (every stage has it; API Gateway adds the CORS headers, not done here); the
+ * account API's requests get `accountAuthorizer`'s verdict, standing in for its JWT authorizer.
  */
 export const fetchThrough =
-  (functions: GatewayFunctions, extraHeaders: Record<string, string> = {}): typeof fetch =>
+  (functions: GatewayFunctions, extraHeaders: Record<string, string> = {}, accountAuthorizer?: JwtAuthorizer): typeof fetch =>
   async (input, init) => {
     const request = new Request(input, init);
     const { host, pathname, search } = new URL(request.url);
@@ -334,7 +360,10 @@ export const fetchThrough =
       socket: {},
     };
     const event = buildEvent(gatewayRequest, Buffer.from(await request.arrayBuffer()), match, '127.0.0.1');
-    const answer = await dispatch(functions, event, match.route);
+    const account = apiOf(match, pathname) === 'account' ? { authorizer: accountAuthorizer } : undefined;
+    const answer = isPreflightRoute(request.method, pathname)
+      ? await answerPreflight(functions.preflight, event)
+      : await dispatch(functions, event, match.route, FUNCTION_TIMEOUT_MS, account);
     const body = [204, 304].includes(answer.statusCode) ? null : answer.body;
     return new Response(body, { status: answer.statusCode, headers: answer.headers });
   };

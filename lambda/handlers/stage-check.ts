@@ -3,23 +3,26 @@
  * On its schedule, read-only through the public base URLs; a failure fails the invocation, which its alarm counts. As
  * CodeDeploy's BeforeAllowTraffic hook, against the versions the deploy published (CodeDeploy sends only the ids of the
  * deployment and of the hook's run; CloudFormation writes the versions into the environment before it moves an alias),
- * invoked directly with API Gateway's own events (shared/gateway-events.ts); the verdict goes back to CodeDeploy, and then, on a
+ * invoked directly with API Gateway's own events (shared/gateway-events.ts), the account API's as made-up users, with the
+ * checks only a direct call can make (preflight, account API); the verdict goes back to CodeDeploy, and then, on a
  * stage without traffic of its own, the hook keeps calling the public URLs while the canary lasts.
  */
 import { CodeDeployClient, PutLifecycleEventHookExecutionStatusCommand } from '@aws-sdk/client-codedeploy';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { randomUUID } from 'node:crypto';
 import { createDocumentClient } from '#data/dynamodb-client';
 import { DynamoApiKeyRepository } from '#data/repositories/api-key-repository';
 import { secretsManagerKeySecret, stageCheckKey } from '#data/stage-check-key';
 import { tableName } from '#data/table-name';
-import { fetchThrough, type LambdaFunction } from '#shared/gateway-events';
+import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV } from '#shared/accounts';
+import { fetchThrough, type JwtAuthorizer, type LambdaFunction } from '#shared/gateway-events';
 import { log } from '#runtime/logger';
 import { FRONT_DOOR_SECRET_ENV, FRONT_DOOR_SECRET_HEADER } from '#shared/origin-headers';
 import { ALL_ROUTES } from '#shared/routes';
 import { PRE_TRAFFIC_ANSWERS_AT_LEAST, PRE_TRAFFIC_PASSES_AT_MOST, STAGE_CHECK_ENV as ENV } from '#shared/stage-check';
 import type { FunctionName } from '#shared/table-access';
-import { runSmokeChecks, type SmokeTarget } from '#scripts/smoke/checks';
+import { runSmokeChecks, type DirectTarget, type SmokeTarget } from '#scripts/smoke/checks';
 
 /** The hook's requests are made out to a local server's addresses, which the OpenAPI documents list. */
 const HOOK_ORIGIN = 'http://127.0.0.1:3000';
@@ -66,8 +69,45 @@ function newVersions(answered: Map<FunctionName, number>): Parameters<typeof fet
       return JSON.parse(text) as unknown;
     };
   const operations = new Map(ALL_ROUTES.map((route) => [route.operationId, version(route.operationId)]));
-  return { authorizer: version('authorizer'), notFound: version('notFound'), preflight: version('preflight'), operations };
+  return {
+    authorizer: version('authorizer'),
+    notFound: version('notFound'),
+    accountNotFound: version('accountNotFound'),
+    preflight: version('preflight'),
+    operations,
+  };
 }
+
+/**
+ * The account API's JWT authorizer is API Gateway's, not a function: invoked directly, its functions get the verdict
+ * from here. Each sign-in is a new made-up user, `stage-check-<uuid>`, which no user pool holds (deleting it deletes
+ * nobody); its token is its claims, as require-account.ts reads them, and only the hook's own requests carry one.
+ */
+const TEST_IDENTITY_MINUTES = 15;
+const testIdentity: DirectTarget = {
+  accountBaseUrl: HOOK_ORIGIN,
+  signIn: (overrides = {}) => {
+    const user = `stage-check-${randomUUID()}`;
+    const claims = {
+      sub: user,
+      username: user,
+      token_use: 'access',
+      client_id: process.env[ACCOUNT_TOKEN_AUDIENCE_ENV] ?? '',
+      iss: process.env[ACCOUNT_TOKEN_ISSUER_ENV] ?? '',
+      exp: String(Math.floor(Date.now() / 1000) + TEST_IDENTITY_MINUTES * 60),
+      ...overrides,
+    };
+    return Buffer.from(JSON.stringify(claims)).toString('base64url');
+  },
+};
+const testIdentityVerdict: JwtAuthorizer = (authorization) => {
+  const claims = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
+  return Promise.resolve(
+    claims
+      ? { ok: true, jwt: { claims: JSON.parse(Buffer.from(claims, 'base64url').toString()) as Record<string, string>, scopes: null } }
+      : { ok: false, challenge: 'Bearer' },
+  );
+};
 
 /**
  * The checks, again and again, until each new version they reach has answered PRE_TRAFFIC_ANSWERS_AT_LEAST requests
@@ -98,7 +138,8 @@ async function preTraffic(deploymentId: string, lifecycleEventHookExecutionId: s
         key,
         readOnly: process.env[ENV.writes] !== 'true',
         bounded: true,
-        fetch: fetchThrough(newVersions(answered), secret ? { [FRONT_DOOR_SECRET_HEADER]: secret } : {}),
+        direct: testIdentity,
+        fetch: fetchThrough(newVersions(answered), secret ? { [FRONT_DOOR_SECRET_HEADER]: secret } : {}, testIdentityVerdict),
       },
       answered,
     ).catch(() => false));

@@ -6,13 +6,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { GATEWAY_MAX_BODY_BYTES, GATEWAY_MAX_REQUEST_HEAD_BYTES } from '#shared/gateway-answers';
 import { PETS_BASE_PATH } from '#shared/routes';
-import { answerPreflight, isPreflightRoute, withCors } from './cors';
+import { withCors } from './cors';
 import {
+  answerPreflight,
   apiOf,
   buildEvent,
   dispatch,
   gatewayAnswer,
   gatewayRequestId,
+  isPreflightRoute,
   matchRoute,
   type GatewayFunctions,
   type GatewayResponse,

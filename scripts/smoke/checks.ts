@@ -1,5 +1,6 @@
 /** The black-box checks `npm run smoke` makes against a stage, every answer also held to the OpenAPI documents. */
 import { randomUUID } from 'node:crypto';
+import { isWellFormedApiKey } from '#auth/api-keys';
 import { contractViolations, readAnswer, type ReadAnswer } from '#openapi/contract-check';
 
 /**
@@ -15,6 +16,19 @@ export interface SmokeTarget {
   readonly corsOrigin?: string;
   readonly fetch?: typeof fetch;
   readonly bounded?: boolean;
+  /** Only the pre-traffic hook's, whose requests reach the new versions with no API Gateway in front (below). */
+  readonly direct?: DirectTarget;
+}
+
+/**
+ * With no API Gateway in front, the account API's JWT authorizer is not there: `signIn` makes up a new user each call
+ * (never one of the user pool's) and answers the bearer token that carries its claims, as a signed-in user's access
+ * token would, but for the claims `overrides` replaces. The account checks need it, so `npm run smoke` (no signed-in user) skips them. OPTIONS reaches the
+ * preflight route whatever the origin; API Gateway would add the CORS headers, so only the status is checked.
+ */
+export interface DirectTarget {
+  readonly accountBaseUrl: string;
+  readonly signIn: (overrides?: Readonly<Record<string, string>>) => string;
 }
 
 export interface CheckResult {
@@ -66,12 +80,16 @@ async function sendVia(method: string, url: string, options: SendOptions = {}, t
 
 const nextLink = (answer: ReadAnswer): string | undefined => /^<([^>]+)>; rel="next"$/.exec(answer.headers.get('link') ?? '')?.[1];
 
-/** `writes`: skipped in read-only runs; `unbounded`: in bounded ones; `run` answers a detail (a string) or nothing. */
+/**
+ * `writes`: skipped in read-only runs; `unbounded`: in bounded ones; `direct`: in runs without `target.direct`;
+ * `run` answers a detail (a string) or nothing.
+ */
 interface Check {
   readonly name: string;
   readonly writes?: true;
   readonly unbounded?: true;
-  readonly run: () => Promise<unknown>;
+  readonly direct?: (direct: DirectTarget) => Promise<unknown>;
+  readonly run?: () => Promise<unknown>;
 }
 
 export async function runSmokeChecks(
@@ -237,9 +255,15 @@ export async function runSmokeChecks(
       },
     },
     {
-      name: 'POST /messages refuses a missing message with 400 invalid_request',
+      name: 'POST /messages refuses a missing message with 400 invalid_request and a non-JSON content type with 400 unsupported_media_type',
       run: async () => {
         expectError(await send('POST', messages, { key: target.key, headers: json, body: '{}' }), 400, 'invalid_request');
+        const text = { 'content-type': 'text/plain' };
+        expectError(
+          await send('POST', messages, { key: target.key, headers: text, body: '{"message":"a"}' }),
+          400,
+          'unsupported_media_type',
+        );
       },
     },
     {
@@ -275,6 +299,69 @@ export async function runSmokeChecks(
         }
       },
     },
+    {
+      name: "a browser's CORS preflight (OPTIONS, no Authorization) answers 204 on each API",
+      direct: async (direct) => {
+        for (const url of [pets, messages, `${direct.accountBaseUrl}/account/keys`]) {
+          const preflight = { origin: 'https://portal.example', 'access-control-request-method': 'POST' };
+          const answer = await send('OPTIONS', url, { headers: preflight, contract: false });
+          check(answer.status === 204, `preflight of ${url} answered ${answer.status}`);
+        }
+      },
+    },
+    {
+      name: 'the account API answers a new user an empty list, refuses what would store anything, and routes it lacks with 404',
+      // Prod's hook stops createAccountKey and deleteAccount at their checks of the request (as createPet): its
+      // creates and deletes would be real accounts' data, and a read-only stage stores nothing.
+      direct: async ({ accountBaseUrl, signIn }) => {
+        const keys = `${accountBaseUrl}/account/keys`;
+        const user = { key: signIn() };
+        const listed = await send('GET', keys, user);
+        check(
+          listed.status === 200 && JSON.stringify(bodyOf(listed).keys) === '[]',
+          `GET /account/keys answered ${listed.status} ${listed.text.slice(0, 200)}`,
+        );
+        expectError(await send('DELETE', `${keys}/key_${'0'.repeat(16)}`, user), 404, 'not_found');
+        expectError(await send('DELETE', `${keys}/not-a-key-id`, user), 400, 'invalid_request');
+        expectError(await send('POST', keys, { ...user, headers: json, body: '{"description":""}' }), 400, 'invalid_request');
+        expectError(await send('POST', keys, { ...user, headers: json, body: '{"description":' }), 400, 'invalid_json');
+        // Claims API Gateway's JWT authorizer lets through (an ID token) or would refuse itself (expired): the function refuses both.
+        const expired = String(Math.floor(Date.now() / 1000) - 60);
+        for (const claims of [{ exp: expired }, { token_use: 'id' }]) {
+          expectError(await send('GET', keys, { key: signIn(claims) }), 401, 'unauthorized');
+          expectError(await send('DELETE', `${accountBaseUrl}/account`, { key: signIn(claims) }), 401, 'unauthorized');
+        }
+        expectError(await send('GET', `${accountBaseUrl}/account/settings`, user), 404, 'not_found');
+        expectError(await send('DELETE', keys, user), 404, 'not_found');
+      },
+    },
+    {
+      name: 'a new user creates a key, sees it listed, revokes it, sees it revoked, and deletes the account',
+      writes: true,
+      direct: async ({ accountBaseUrl, signIn }) => {
+        const keys = `${accountBaseUrl}/account/keys`;
+        const user = { key: signIn() };
+        const created = await send('POST', keys, { ...user, headers: json, body: JSON.stringify({ description: `${stamp} hook` }) });
+        const { keyId, key } = bodyOf(created);
+        check(
+          created.status === 201 && typeof keyId === 'string' && typeof key === 'string' && isWellFormedApiKey(key),
+          `POST /account/keys answered ${created.status} ${created.text.slice(0, 200)}`,
+        );
+        const statusOf = async (): Promise<unknown> => {
+          const listed = await send('GET', keys, user);
+          check(listed.status === 200, `GET /account/keys answered ${listed.status}`);
+          const found = (bodyOf(listed).keys as { keyId: string; status: string }[]).filter((item) => item.keyId === keyId);
+          return found.length === 1 ? found[0]?.status : `listed ${found.length} times`;
+        };
+        check((await statusOf()) === 'active', 'the new key is not listed active');
+        const revoked = await send('DELETE', `${keys}/${keyId}`, user);
+        check(revoked.status === 200 && bodyOf(revoked).status === 'revoked', `DELETE answered ${revoked.status}`);
+        check((await statusOf()) === 'revoked', 'the revoked key is not listed revoked');
+        const deleted = await send('DELETE', `${accountBaseUrl}/account`, user);
+        check(deleted.status === 204, `DELETE /account answered ${deleted.status} ${deleted.text.slice(0, 200)}`);
+        return `key ${keyId}`;
+      },
+    },
   ];
 
   const results: CheckResult[] = [];
@@ -284,9 +371,16 @@ export async function runSmokeChecks(
       result = { name: item.name, outcome: 'skip', detail: 'read-only run: it would store data' };
     } else if (item.unbounded && target.bounded) {
       result = { name: item.name, outcome: 'skip', detail: 'bounded run: it reads every pet of a status' };
+    } else if (item.direct && !target.direct) {
+      result = {
+        name: item.name,
+        outcome: 'skip',
+        detail: 'the pre-traffic hook only: it calls the new versions with no API Gateway in front',
+      };
     } else {
       try {
-        const ran = await item.run();
+        const { direct } = target;
+        const ran = item.direct && direct ? await item.direct(direct) : await item.run?.();
         const detail = typeof ran === 'string' ? ran : undefined;
         result = detail?.startsWith('skip: ')
           ? { name: item.name, outcome: 'skip', detail: detail.slice(6) }

@@ -3,11 +3,13 @@
  *
  * - as CodeDeploy's pre-traffic hook, against a stand-in for Secrets Manager (the check's key, which a fresh stage's
  *   check mints and keeps there itself), Lambda (Invoke of a
- *   qualified version ARN, answered by a local handler, as Lambda answers: a crash is `X-Amz-Function-Error`) and
- *   CodeDeploy (PutLifecycleEventHookExecutionStatus). Each stand-in refuses a call without its required parameters,
- *   as AWS does. The same checks pass the good handlers, and fail a version that crashes, one that answers a shape the
- *   OpenAPI documents do not allow, and an authorizer that makes every caller anonymous; it reports only once each
- *   version it reaches has answered enough requests to be judged, with writes and without (prod);
+ *   qualified version ARN, answered by a local handler, as Lambda answers: a crash is `X-Amz-Function-Error`),
+ *   CodeDeploy (PutLifecycleEventHookExecutionStatus) and Cognito (AdminDeleteUser of a user the pool does not hold).
+ *   Each stand-in refuses a call without its required parameters, as AWS does. The same checks pass the good handlers
+ *   of every deployed function, and fail a broken copy of each (one that crashes, one that answers 500 as a function
+ *   that lost its table would), a version that answers a shape the OpenAPI documents do not allow, and an authorizer
+ *   that makes every caller anonymous; it reports only once every version has answered enough requests to be judged,
+ *   with writes and without (prod);
  * - on its schedule, through a local server's URLs: it passes, and fails (so its alarm counts the run) when the
  *   stage answers wrongly.
  */
@@ -36,6 +38,9 @@ let secretValue: string;
 let key: string;
 const statuses: { deploymentId: string; lifecycleEventHookExecutionId: string; status: string }[] = [];
 const invoked: string[] = [];
+/** The users the account functions asked Cognito to delete. */
+const deletedUsers: string[] = [];
+const USER_POOL_ID = 'eu-west-1_AbCdEfGhI';
 let standIn: Listening;
 let apiKeys: DynamoApiKeyRepository;
 let stageCheck: { handler: typeof handler };
@@ -76,6 +81,14 @@ async function answer(request: IncomingMessage, text: string): Promise<Reply> {
     statuses.push(call as (typeof statuses)[number]);
     return [200, { lifecycleEventHookExecutionId: call.lifecycleEventHookExecutionId }];
   }
+  if (target === 'AWSCognitoIdentityProviderService.AdminDeleteUser') {
+    const { UserPoolId, Username } = JSON.parse(text) as { UserPoolId?: string; Username?: string };
+    if (!UserPoolId || !Username) return refuse('UserPoolId and Username are required');
+    if (UserPoolId !== USER_POOL_ID) return [400, { __type: 'ResourceNotFoundException', message: 'User pool does not exist.' }];
+    deletedUsers.push(Username);
+    // The pool holds no user: the hook's are made up.
+    return [400, { __type: 'UserNotFoundException', message: 'User does not exist.' }];
+  }
   if (!invocation || request.method !== 'POST') return refuse(`the stand-in does not answer ${target || String(request.url)}`);
   const arn = decodeURIComponent(invocation[1] ?? '');
   const name = DEPLOYED_FUNCTIONS.find((fn) => versionArn(fn.name) === arn)?.name;
@@ -108,13 +121,20 @@ const standInServer = () =>
 
 beforeAll(async () => {
   const { endpoint, tableNames } = await freshTables();
-  Object.assign(process.env, localFunctionEnvironment({ endpoint, tableNames, logLevel: 'SILENT' }));
+  standIn = await listenOnLoopback(standInServer());
+  // The account functions' issuer and audience, which the stack gives the hook too.
+  const cognito = {
+    endpoint: standIn.origin,
+    userPoolId: USER_POOL_ID,
+    issuer: `https://cognito-idp.eu-west-1.amazonaws.com/${USER_POOL_ID}`,
+    clientId: 'portal-client',
+  };
+  Object.assign(process.env, localFunctionEnvironment({ endpoint, tableNames, logLevel: 'SILENT', cognito }));
   handlers = await loadHandlers();
   apiKeys = new DynamoApiKeyRepository(createDocumentClient(endpoint), tableNames.apiKeys);
   const issued = issueApiKey({ accountId: 'acct_stage_check', description: 'the stage check' });
   await apiKeys.create(issued.record);
   key = issued.key;
-  standIn = await listenOnLoopback(standInServer());
   for (const service of ['SECRETS_MANAGER', 'LAMBDA', 'CODEDEPLOY']) process.env[`AWS_ENDPOINT_URL_${service}`] = standIn.origin;
   Object.assign(process.env, {
     [STAGE_CHECK_ENV.keySecret]: SECRET_ARN,
@@ -133,6 +153,7 @@ beforeEach(() => {
   secretValue = key;
   statuses.length = 0;
   invoked.length = 0;
+  deletedUsers.length = 0;
   for (const [name, handler] of handlers) deployed.set(name, handler);
 });
 
@@ -144,27 +165,61 @@ const runHook = async (): Promise<string[]> => {
   return statuses.map((call) => call.status);
 };
 
-describe('as the pre-traffic hook', () => {
-  it("passes the good versions, having invoked each function the checks reach at this deploy's version", async () => {
-    expect(await runHook()).toEqual(['Succeeded']);
-    expect(new Set(invoked)).toEqual(new Set(['authorizer', 'listPets', 'createPet', 'getPet', 'submitMessage', 'notFound']));
-  }, 60_000);
+/** Every function a deploy canaries: what the hook must reach. */
+const CANARIED = DEPLOYED_FUNCTIONS.map((fn) => fn.name);
 
+/**
+ * Deliberately broken copies of a function, as a bad deploy would publish them, each on a stage of its own kind: every
+ * function is shown failing on a write stage (staging) and on a read-only one (prod), whose checks differ.
+ */
+const BROKEN: readonly (readonly [copy: string, writes: 'true' | 'false', LambdaFunction])[] = [
+  ['crashes on every call', 'true', () => Promise.reject(new Error("Cannot find module './broken'"))],
+  [
+    'answers 500 as one that lost its table permission would',
+    'false',
+    () =>
+      Promise.resolve({
+        statusCode: 500,
+        headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+        body: JSON.stringify({ code: 'internal_error', message: 'an unexpected error occurred', status: 500 }),
+      }),
+  ],
+];
+
+const withWrites = async <T>(writes: string, run: () => Promise<T>): Promise<T> => {
+  process.env[STAGE_CHECK_ENV.writes] = writes;
+  try {
+    return await run();
+  } finally {
+    process.env[STAGE_CHECK_ENV.writes] = 'true';
+  }
+};
+
+describe('as the pre-traffic hook', () => {
   it.each(['true', 'false'])(
-    'reports only once each version it reaches has answered enough requests for the canary to be judged (writes: %s)',
+    "passes the good versions, reporting only once every canaried function's version has answered enough requests for the canary to be judged (writes: %s)",
     async (writes) => {
-      process.env[STAGE_CHECK_ENV.writes] = writes;
-      try {
-        expect(await runHook()).toEqual(['Succeeded']);
-      } finally {
-        process.env[STAGE_CHECK_ENV.writes] = 'true';
-      }
+      expect(await withWrites(writes, runHook)).toEqual(['Succeeded']);
       const answers = new Map<string, number>();
       for (const name of invoked) answers.set(name, (answers.get(name) ?? 0) + 1);
-      expect(new Set(answers.keys())).toEqual(new Set(['authorizer', 'listPets', 'createPet', 'getPet', 'submitMessage', 'notFound']));
+      expect(new Set(answers.keys())).toEqual(new Set(CANARIED));
       expect(Math.min(...answers.values())).toBeGreaterThanOrEqual(PRE_TRAFFIC_ANSWERS_AT_LEAST);
+      // A write stage deletes only the made-up users it signed in as; a read-only one nobody's.
+      if (writes === 'false') expect(deletedUsers).toEqual([]);
+      else expect(deletedUsers.length).toBeGreaterThan(0);
+      expect(deletedUsers.every((user) => /^stage-check-[0-9a-f-]{36}$/.test(user))).toBe(true);
     },
     120_000,
+  );
+
+  it.each(CANARIED.flatMap((name) => BROKEN.map(([copy, writes, fn]) => [name, copy, writes, fn] as const)))(
+    'fails a %s that %s (writes: %s)',
+    async (name, _copy, writes, fn) => {
+      deployed.set(name, fn);
+      expect(await withWrites(writes, runHook)).toEqual(['Failed']);
+      expect(invoked).toContain(name);
+    },
+    60_000,
   );
 
   it('fails a version that answers well at first and then crashes, before it has been seen enough', async () => {
@@ -175,11 +230,6 @@ describe('as the pre-traffic hook', () => {
     );
     expect(await runHook()).toEqual(['Failed']);
   }, 120_000);
-
-  it('fails a version that crashes', async () => {
-    deployed.set('getPet', () => Promise.reject(new Error('Cannot find module ./broken')));
-    expect(await runHook()).toEqual(['Failed']);
-  }, 60_000);
 
   it('fails a version that answers a shape the OpenAPI document does not allow', async () => {
     deployed.set('listPets', () =>
@@ -195,13 +245,14 @@ describe('as the pre-traffic hook', () => {
 
   it('on a fresh stage (its secret holds what Secrets Manager generated), mints its own key, keeps it, and passes', async () => {
     secretValue = 'a value Secrets Manager generated';
-    expect(await runHook()).toEqual(['Succeeded']);
+    // Read-only, as on prod: the key is what this shows, and a write stage's passes take longer.
+    expect(await withWrites('false', runHook)).toEqual(['Succeeded']);
     expect(isWellFormedApiKey(secretValue)).toBe(true);
     expect(await apiKeys.findByHash(hashApiKey(secretValue))).toMatchObject({ accountId: 'acct_stage_check' });
     // The next run uses that key: no second one.
     const minted = secretValue;
     statuses.length = 0;
-    expect(await runHook()).toEqual(['Succeeded']);
+    expect(await withWrites('false', runHook)).toEqual(['Succeeded']);
     expect(secretValue).toBe(minted);
   }, 60_000);
 

@@ -190,6 +190,39 @@ const CASES: readonly (readonly [string, Case, readonly string[]])[] = [
     [],
   ],
   ['no traffic at all', { function: 'createPet', api: { requests: 0, serverErrors: 0 }, old: NONE, new: NONE }, []],
+  [
+    "healthy with one blip at low traffic: one 503 among 40 API requests (2.5 %, over prod's 1 %)",
+    {
+      function: 'createPet',
+      api: { requests: 40, serverErrors: 1 },
+      old: { calls: 36 },
+      new: { calls: 4, failed: 1 },
+      hook: { calls: 20 },
+      failureCode: 'service_unavailable',
+    },
+    [],
+  ],
+  [
+    'an outage at low traffic: 30 of 40 API requests answer 503, both versions alike',
+    {
+      function: 'createPet',
+      api: { requests: 40, serverErrors: 30 },
+      old: { calls: 36, failed: 27 },
+      new: { calls: 4, failed: 3 },
+      failureCode: 'service_unavailable',
+    },
+    ['PetsApiServerErrorRate'],
+  ],
+  [
+    'an authorizer blip at low traffic: one crash among 40 requests',
+    { function: 'authorizer', api: { requests: 40, serverErrors: 1 }, old: { calls: 36, crashed: 1 }, new: { calls: 4 } },
+    [],
+  ],
+  [
+    'the authorizer down at low traffic: 30 of 40 requests crash it',
+    { function: 'authorizer', api: { requests: 40, serverErrors: 30 }, old: { calls: 36, crashed: 27 }, new: { calls: 4, crashed: 3 } },
+    ['PetsApiServerErrorRate', 'MessagesApiServerErrorRate', 'AuthorizerErrors'],
+  ],
 ];
 
 describe.each(['staging', 'prod'] as const)('%s canary verdicts', (stage) => {

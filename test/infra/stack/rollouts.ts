@@ -10,6 +10,7 @@ import { ALL_ROUTES } from '#shared/routes';
 import { STAGES } from '#shared/stages';
 import { TABLE_KEYS } from '#shared/tables';
 import { STAGE_CHECK_ENV } from '#shared/stage-check';
+import { ACCOUNT_TOKEN_AUDIENCE_ENV, ACCOUNT_TOKEN_ISSUER_ENV } from '#shared/accounts';
 import type { FunctionName } from '#shared/table-access';
 import { FAILURE_CODES } from '#lib/canary-judgement';
 import { PROJECT_ROOT } from '../support/project-root';
@@ -173,15 +174,32 @@ describe.each(['staging', 'prod'] as const)('%s rollouts', (stage) => {
     expect(roleGrants).toContainEqual({ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: { 'Fn::GetAtt': [hookId, 'Arn'] } });
   });
 
-  it('the hook is told the version of every function this deploy publishes, and may invoke exactly those', () => {
+  it('the hook is told the version of every canaried function this deploy publishes, and may invoke exactly those', () => {
     const [hookId, hook] = checkFunction(template, "CodeDeploy's BeforeAllowTraffic hook");
+    // Canaried: a function whose live alias CodeDeploy shifts. Each is one of the service's, by its description.
+    const canaried = [...resourcesOfType(template, 'AWS::Lambda::Alias').values()]
+      .filter((alias) => (alias as Resource & { UpdatePolicy?: unknown }).UpdatePolicy !== undefined)
+      .map((alias) => referencedId(alias.Properties.FunctionName) ?? '');
+    const named = new Map(functions.map((name) => [functionNamed(template, name)[0], name]));
+    expect(canaried.map((id) => named.get(id) ?? id).sort()).toEqual([...functions].sort());
     const versions = JSON.stringify(variablesOf(hook)[STAGE_CHECK_ENV.versions]);
+    const told = [...versions.matchAll(/\\"(\w+)\\":\\"/g)].map((match) => match[1]);
+    expect(told.sort()).toEqual([...functions].sort());
     const invokable = statementsOf(template, hookId).filter((statement) => statement.Action.includes('lambda:InvokeFunction'));
     const resources = invokable.flatMap((statement) => statement.Resource.map((resource) => referencedId(resource)));
     const published = functions.map((name) => liveVersionOf(template, name));
     expect(resources.sort()).toEqual([...published].sort());
-    for (const name of functions) expect(versions).toContain(`\\"${name}\\":\\"`);
     for (const versionId of published) expect(versions).toContain(`"Ref":"${versionId}"`);
+  });
+
+  it("the hook's made-up users carry the issuer and audience the account functions accept", () => {
+    const [, hook] = checkFunction(template, "CodeDeploy's BeforeAllowTraffic hook");
+    const accountFunctions = DEPLOYED_FUNCTIONS.filter((fn) => fn.account).map((fn) => variablesOf(functionNamed(template, fn.name)[1]));
+    expect(accountFunctions).toHaveLength(5);
+    for (const name of [ACCOUNT_TOKEN_ISSUER_ENV, ACCOUNT_TOKEN_AUDIENCE_ENV]) {
+      expect(variablesOf(hook)[name]).toBeDefined();
+      for (const variables of accountFunctions) expect(variables[name]).toEqual(variablesOf(hook)[name]);
+    }
   });
 
   it('the hook creates in staging only, and keeps calling the stage through the canary in staging only', () => {
