@@ -22,6 +22,7 @@ import { emulatorEnvironment } from '#local/dev/function-environment';
 import type { FunctionName } from '#shared/table-access';
 import { BENCH_IDENTITY, BENCH_STATUS_SHARDS, type BenchStore } from './bench-store';
 import { firstRequests } from './first-requests';
+import type { BenchUserPool } from './user-pool';
 import type { BudgetCheck, Table } from './report';
 import { kib, median, ms } from './stats';
 
@@ -173,19 +174,30 @@ export interface ColdStartResult {
 }
 
 /** What the stack gives the function (shared/function-recipe.ts), on the bench's tables, DynamoDB and user pool facts. */
-function stackEnvironment(name: FunctionName, bench: BenchStore): Record<string, string> {
+function stackEnvironment(
+  name: FunctionName,
+  bench: BenchStore,
+  pool: Pick<BenchUserPool, 'endpoint' | 'userPoolId'>,
+): Record<string, string> {
   const fn = DEPLOYED_FUNCTIONS.find((candidate) => candidate.name === name);
   if (!fn) throw new Error(`no deployed function ${name}`);
   const { environment } = functionRecipe(fn, {
     tableName: (key) => bench.store.tableNames[key],
     logLevel: 'INFO',
     statusShards: BENCH_STATUS_SHARDS,
-    identity: { userPoolId: BENCH_IDENTITY.userPoolId, issuer: BENCH_IDENTITY.issuer, audience: BENCH_IDENTITY.clientId },
+    identity: { userPoolId: pool.userPoolId, issuer: BENCH_IDENTITY.issuer, audience: BENCH_IDENTITY.clientId },
   });
-  return { ...lambdaLikeEnvironment(name), ...environment, ...emulatorEnvironment(bench.store.endpoint, BENCH_IDENTITY.endpoint) };
+  return { ...lambdaLikeEnvironment(name), ...environment, ...emulatorEnvironment(bench.store.endpoint, pool.endpoint) };
 }
 
-export async function runColdStart(workDir: string, runs: number, bench: BenchStore, petId: number): Promise<ColdStartResult> {
+export async function runColdStart(
+  workDir: string,
+  runs: number,
+  bench: BenchStore,
+  petId: number,
+  /** deleteAccount's user pool (user-pool.ts). */
+  pool: Pick<BenchUserPool, 'endpoint' | 'userPoolId'>,
+): Promise<ColdStartResult> {
   const requests = firstRequests(bench, petId);
   const firstCall = join(workDir, 'first-call.cjs');
   writeFileSync(firstCall, FIRST_CALL);
@@ -194,7 +206,7 @@ export async function runColdStart(workDir: string, runs: number, bench: BenchSt
   const built = await Promise.all([
     ...DEPLOYED_FUNCTIONS.map(async ({ name, entry }) => {
       const output = await bundle(entry, join(workDir, name), LAMBDA_BUNDLE_OPTIONS);
-      const env = stackEnvironment(name, bench);
+      const env = stackEnvironment(name, bench, pool);
       const request = requests[name as keyof typeof requests];
       const eventFile = join(workDir, name, 'event.json');
       writeFileSync(eventFile, JSON.stringify(request.event));

@@ -59,9 +59,19 @@ interface Usage {
   /** Conditional writes refused by their condition: billed, not reported. */
   refusedWrites: number;
   refusedWriteUnits: number;
+  /** The billed units split as the price list splits them (refused writes among the writes). */
+  readUnits: number;
+  writeUnits: number;
 }
 
-const fresh = (): Usage => ({ calls: 0, reported: 0, refusedWrites: 0, refusedWriteUnits: 0 });
+const fresh = (): Usage => ({ calls: 0, reported: 0, refusedWrites: 0, refusedWriteUnits: 0, readUnits: 0, writeUnits: 0 });
+
+const WRITE_COMMAND = /^(Put|Update|Delete|BatchWrite|TransactWrite)/;
+
+export interface UsageMeter {
+  current(): Usage;
+  reset(): void;
+}
 
 interface ConsumedCapacity {
   readonly CapacityUnits?: number;
@@ -71,22 +81,28 @@ interface ConsumedCapacity {
 const writeUnits = (item: unknown): number => Math.max(1, Math.ceil(Buffer.byteLength(JSON.stringify(item ?? {})) / 1024));
 
 /** Counts every DynamoDB call the handlers make through the shared client, and their capacity. */
-function installUsageMeter(): { current: () => Usage; reset: () => void } {
+function installUsageMeter(): UsageMeter {
   let usage = fresh();
   dynamoDbClient().middlewareStack.add(
-    (next) => async (args) => {
+    (next, context) => async (args) => {
       const input = args.input as Record<string, unknown>;
       input.ReturnConsumedCapacity = 'TOTAL';
       usage.calls++;
+      const writes = WRITE_COMMAND.test(context.commandName ?? '');
       try {
         const result = await next(args);
         const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity;
-        for (const entry of [consumed ?? []].flat()) usage.reported += entry.CapacityUnits ?? 0;
+        for (const entry of [consumed ?? []].flat()) {
+          usage.reported += entry.CapacityUnits ?? 0;
+          if (writes) usage.writeUnits += entry.CapacityUnits ?? 0;
+          else usage.readUnits += entry.CapacityUnits ?? 0;
+        }
         return result;
       } catch (error) {
         if ((error as { name?: unknown }).name === 'ConditionalCheckFailedException') {
           usage.refusedWrites++;
           usage.refusedWriteUnits += writeUnits(input.Item);
+          usage.writeUnits += writeUnits(input.Item);
         }
         throw error;
       }
@@ -113,6 +129,8 @@ interface Case {
 export interface UsageResult {
   readonly table: Table;
   readonly checks: BudgetCheck[];
+  /** Still counting: the cost part (cost-inputs.ts) measures its requests with it. */
+  readonly meter: UsageMeter;
 }
 
 export async function runDynamoDbUsage(
@@ -320,5 +338,6 @@ export async function runDynamoDbUsage(
       rows,
     },
     checks,
+    meter,
   };
 }

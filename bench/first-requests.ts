@@ -1,7 +1,7 @@
 /**
  * The first request each deployed function answers in part 1's "init plus first invocation": a real one, against the
- * bench's DynamoDB, with the status it must answer (the account functions' Cognito is not running: deleteAccount
- * answers that it is unavailable, after its DynamoDB reads, as a stage whose user pool is down would).
+ * bench's DynamoDB, with the status it must answer. deleteAccount reaches the bench's Cognito stand-in (user-pool.ts):
+ * each process's account is new to the pool, which answers that its user is gone, and that counts as deleted (204).
  */
 import type { FunctionName } from '#shared/table-access';
 import { BENCH_IDENTITY, type BenchStore } from './bench-store';
@@ -48,7 +48,7 @@ export function firstRequests(bench: BenchStore, petId: number): Readonly<Record
     },
     deleteAccount: {
       event: call({ method: 'DELETE' as 'GET', routePath: '/account', rawPath: '/account' }),
-      status: 503,
+      status: 204,
     },
     notFound: { event: requestOf.notFound(), status: 404 },
     accountNotFound: { event: call({ method: 'GET', routePath: '$default', rawPath: '/account/nowhere' }), status: 404 },

@@ -2,21 +2,25 @@
  * `npm run bench`: cold start, warm overhead, DynamoDB calls and capacity per request, listing at
  * scale and `npm run dev`'s reload, each against its budget (docs/performance.md). Exits non-zero when a budget is missed.
  *   --smoke          tiny counts: proves every part runs and prints; budgets reported, never enforced
- *   --write-results  also writes the report to bench/results.md (never in CI)
+ *   --write-results  also writes the report to bench/results.md and the cost model's inputs to bench/costs.json (never in CI)
  */
 import { runPartitionHeat } from './partition-heat';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadFunctions } from '#local/gateway/functions';
 import { openBenchStore } from './bench-store';
 import { runColdStart } from './cold-start';
+import { measureCostInputs } from './cost-inputs';
+import { costTables, type CostInputs } from './costs';
+import { inventoryOfStages } from './stage-templates';
 import { runDevReload } from './dev-reload';
 import { runDynamoDbUsage } from './dynamodb-usage';
 import { describeMachine } from './machine';
 import { budgetTable, renderTable, type BudgetCheck } from './report';
 import { runScaling } from './scaling';
 import { installSdkTimer } from './sdk-timer';
+import { startBenchUserPool } from './user-pool';
 import { runWarmOverhead } from './warm-overhead';
 
 const KNOWN_FLAGS = new Set(['--smoke', '--write-results']);
@@ -53,6 +57,7 @@ const COUNTS = smoke
       devReloads: 10,
     };
 
+const COSTS_FILE = resolve(import.meta.dirname, 'costs.json');
 const log = (text: string): void => void process.stderr.write(`[bench] ${text}\n`);
 
 async function main(): Promise<number> {
@@ -61,11 +66,15 @@ async function main(): Promise<number> {
   const sections: string[] = [];
   const checks: BudgetCheck[] = [];
   let engine = '';
+  let costInputs: CostInputs | undefined;
   try {
     log(`5/6 npm run dev: ${COUNTS.devReloads} reloads of an edited handler, in a copy of the project`);
     const reload = await runDevReload(workDir, COUNTS.devReloads);
     log(`6/6 partition heat: ${COUNTS.heatSeconds} s of creates replayed through the id and index-key functions`);
     const heat = runPartitionHeat(COUNTS.heatSeconds);
+    // A smoke run reads the stages' inventories bench/costs.json recorded (test/infra/stack/costs.ts holds them to the templates).
+    log(smoke ? '7/7 costs: the stages as bench/costs.json recorded them' : '7/7 costs: synthesizing each stage once');
+    const stages = smoke ? (JSON.parse(readFileSync(COSTS_FILE, 'utf8')) as CostInputs).stages : inventoryOfStages();
 
     log('starting the local DynamoDB');
     const bench = await openBenchStore(!smoke);
@@ -80,11 +89,21 @@ async function main(): Promise<number> {
       const warm = await runWarmOverhead(functions, bench, timer, COUNTS.warmIterations, 1);
       log('3/6 DynamoDB calls and capacity per request');
       const usage = await runDynamoDbUsage(functions, bench, COUNTS.usageRequests, 1, COUNTS.keyHistory);
+      log('7/7 costs: each costed request and one stage check run, as prod logs them');
+      const cost = await measureCostInputs(functions, bench, usage.meter, stages.prod.accessLogFormat, COUNTS.usageRequests);
+      costInputs = { measured: cost.measured, stages };
       // Last: its fresh processes answer real requests on these tables (a pet seeded by part 4 among them).
       log('1/6 cold start: bundling every function and timing fresh node processes, alone and answering a first request');
-      const cold = await runColdStart(workDir, COUNTS.coldStartRuns, bench, 1);
+      const pool = await startBenchUserPool();
+      let cold: Awaited<ReturnType<typeof runColdStart>>;
+      try {
+        cold = await runColdStart(workDir, COUNTS.coldStartRuns, bench, 1, pool);
+      } finally {
+        await pool.stop();
+      }
       for (const table of [cold.table, cold.felt, warm.table, usage.table, scaling.table, reload.table, heat.table])
         sections.push(renderTable(table));
+      for (const table of costTables(costInputs)) sections.push(renderTable(table));
       for (const part of [cold, warm, usage, scaling, reload, heat]) checks.push(...part.checks);
     } finally {
       await bench.stop();
@@ -111,7 +130,8 @@ async function main(): Promise<number> {
   if (flags.has('--write-results')) {
     const file = resolve(import.meta.dirname, 'results.md');
     writeFileSync(file, `${report}\n`);
-    log(`wrote ${file}`);
+    writeFileSync(COSTS_FILE, `${JSON.stringify(costInputs, null, 2)}\n`);
+    log(`wrote ${file} and ${COSTS_FILE}`);
   }
   if (smoke) return 0;
   if (missed.length > 0) console.error(`budgets missed: ${missed.map((check) => check.name).join('; ')}`);

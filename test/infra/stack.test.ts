@@ -24,6 +24,7 @@ import './stack/canary-judgement';
 import './stack/throttle-sums';
 import './stack/status-shards';
 import './stack/compliance';
+import './stack/costs';
 
 /** Each synthesis costs seconds of CPU: a new one is a decision, made here, not a side effect of a new test. */
 const SYNTHESES_AT_MOST = 11;
