@@ -1,9 +1,9 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RetryErrorType, RetryStrategyV2, RetryToken } from '@smithy/types';
-import { SERVICE_NAME } from '#shared/function-settings';
 import { observeAwsClient } from '#runtime/tracing';
 import { DeadlineHttpHandler } from './deadline-http-handler';
+import { inLambda, LAMBDA_SDK_SETTINGS } from './lambda-sdk-settings';
 
 /** A slow, unreachable or throttling DynamoDB fails a request, never holds it: 3 bounded attempts, none past the deadline. */
 export const DYNAMODB_MAX_ATTEMPTS = 3;
@@ -40,24 +40,12 @@ const positiveNumberFromEnv = (name: string, fallback: number): number => {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 };
 
-/**
- * In Lambda only, what the SDK would look up in ~/.aws files, fixed to what it finds there (nothing), so no file is
- * read; `userAgentAppId` names the service in DynamoDB's logs.
- */
+/** In Lambda only, DynamoDB's own lookups fixed too (./lambda-sdk-settings.ts). */
 const LAMBDA_SETTINGS = {
-  useDualstackEndpoint: false,
-  useFipsEndpoint: false,
+  ...LAMBDA_SDK_SETTINGS,
   accountIdEndpointMode: 'preferred',
-  authSchemePreference: [],
   endpointDiscoveryEnabled: false,
-  defaultsMode: 'legacy',
-  disableClockSkewCorrection: false,
-  userAgentAppId: SERVICE_NAME,
-  // No AWS_ENDPOINT_URL(_DYNAMODB) and no profile `endpoint_url`: the regional endpoint, as before.
-  ignoreConfiguredEndpointUrls: true,
 } as const satisfies Partial<DynamoDBClientConfig>;
-
-const inLambda = (): boolean => process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined;
 
 export function createDynamoDbClient(endpoint = process.env.DYNAMODB_ENDPOINT, region?: string): DynamoDBClient {
   const chosenRegion = region ?? process.env.AWS_REGION;
