@@ -5,6 +5,7 @@
  *   --write-results  also writes the report to bench/results.md and the cost model's inputs to bench/costs.json (never in CI)
  */
 import { runPartitionHeat } from './partition-heat';
+import { format, resolveConfig } from 'prettier';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,6 +24,7 @@ import { installSdkTimer } from './sdk-timer';
 import { startBenchUserPool } from './user-pool';
 import { runWarmOverhead } from './warm-overhead';
 
+const BEFORE_AND_AFTER = '### Before and after';
 const KNOWN_FLAGS = new Set(['--smoke', '--write-results']);
 const flags = new Set(process.argv.slice(2));
 for (const flag of flags) {
@@ -129,8 +131,15 @@ async function main(): Promise<number> {
 
   if (flags.has('--write-results')) {
     const file = resolve(import.meta.dirname, 'results.md');
-    writeFileSync(file, `${report}\n`);
-    writeFileSync(COSTS_FILE, `${JSON.stringify(costInputs, null, 2)}\n`);
+    // The before-and-after sections are written by hand, from runs of two versions; a new run keeps them.
+    const previous = readFileSync(file, 'utf8');
+    const kept = previous.indexOf(BEFORE_AND_AFTER);
+    writeFileSync(file, `${report}\n${kept === -1 ? '' : `\n${previous.slice(kept)}`}`);
+    // As the format check wants it: the file is committed.
+    writeFileSync(
+      COSTS_FILE,
+      await format(JSON.stringify(costInputs, null, 2), { ...(await resolveConfig(COSTS_FILE)), filepath: COSTS_FILE }),
+    );
     log(`wrote ${file} and ${COSTS_FILE}`);
   }
   if (smoke) return 0;

@@ -13,7 +13,15 @@ import type { BudgetCheck, Table } from './report';
 import type { SdkTimer } from './sdk-timer';
 import { median, ms, percentile } from './stats';
 
+/** A handler that makes no DynamoDB call: its own code, median. */
 export const WARM_OVERHEAD_BUDGET_MS = 0.25;
+/**
+ * A handler that makes DynamoDB calls: its own code at most this share of the same calls made directly, median of the
+ * same run. A share, not milliseconds: the same code measured 0.13-0.17 ms on a machine where a direct put took 0.8-1.3
+ * ms, and 0.43-0.45 ms where it took 2.4-3 ms (bench/results.md, issue 41): the figure follows the machine, the share
+ * does not (13-18 % on both). 25 % is what 0.25 ms was where the budget was first set (direct calls of 0.7-1.3 ms).
+ */
+export const WARM_OVERHEAD_SHARE_OF_DIRECT = 0.25;
 
 interface Case {
   readonly label: string;
@@ -22,8 +30,6 @@ interface Case {
   readonly expectStatus?: number;
   /** The DynamoDB call(s) the handler makes, made directly. */
   readonly direct?: () => Promise<unknown>;
-  /** A budget of its own, where the operation's work is more than one call (WARM_OVERHEAD_BUDGET_MS otherwise). */
-  readonly budgetMs?: number;
 }
 
 function cases(functions: GatewayFunctions, bench: BenchStore, petId: number): Case[] {
@@ -59,8 +65,6 @@ function cases(functions: GatewayFunctions, bench: BenchStore, petId: number): C
       event: () => requestOf.listPets({ status: 'sold', limit: '20' }),
       expectStatus: 200,
       direct: () => direct.listByStatus('sold', 20),
-      // One Query per shard of the status index (12), then a merge of up to 12 × 21 pets by id.
-      budgetMs: 0.6,
     },
     {
       label: 'createPet',
@@ -81,6 +85,13 @@ function cases(functions: GatewayFunctions, bench: BenchStore, petId: number): C
       fn: op('createPet'),
       event: () => requestOf.createPet(newPet(), randomUUID()),
       expectStatus: 201,
+      // The key's record (holding the pet), then the pet: one after the other, as the handler makes them.
+      direct: async () => {
+        const id = Date.now() * 4096 + sequence++;
+        const pet = { id, name: 'direct', categoryId: 3, status: 'pending', createdAt: new Date().toISOString() };
+        await direct.putNew('idempotency', { id: randomUUID(), expiration: Math.floor(Date.now() / 1000) + 86_400, item: pet });
+        await direct.putNew('pets', pet);
+      },
     },
     {
       label: 'submitMessage',
@@ -151,10 +162,12 @@ export async function runWarmOverhead(
     const { own, sdk, direct } = await measure(item, iterations, timer);
     const ownMedian = median(own);
     rows.push([item.label, ms(ownMedian, 3), ms(percentile(own, 99), 3), ms(median(sdk), 2), direct.length ? ms(median(direct), 2) : '–']);
-    const budget = item.budgetMs ?? WARM_OVERHEAD_BUDGET_MS;
+    const budget = direct.length ? WARM_OVERHEAD_SHARE_OF_DIRECT * median(direct) : WARM_OVERHEAD_BUDGET_MS;
     checks.push({
       name: `warm overhead ${item.label}`,
-      limit: `≤ ${budget} ms median`,
+      limit: direct.length
+        ? `≤ ${100 * WARM_OVERHEAD_SHARE_OF_DIRECT} % of the direct calls' ${ms(median(direct), 2)} ms (${ms(budget, 3)} ms)`
+        : `≤ ${budget} ms median`,
       measured: `${ms(ownMedian, 3)} ms`,
       passed: ownMedian <= budget,
     });
