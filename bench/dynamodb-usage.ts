@@ -47,7 +47,9 @@ async function seedHistory(bench: BenchStore, count: number): Promise<void> {
   });
   for (let start = 0; start < items.length; start += 25) {
     const batch = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
-    const { UnprocessedItems } = await bench.db.send(new BatchWriteCommand({ RequestItems: { [bench.store.tableNames.apiKeys]: batch } }));
+    const { UnprocessedItems } = await bench.seeder.send(
+      new BatchWriteCommand({ RequestItems: { [bench.store.tableNames.apiKeys]: batch } }),
+    );
     if (Object.keys(UnprocessedItems ?? {}).length > 0) throw new Error('the local DynamoDB left history items unwritten');
   }
 }

@@ -51,7 +51,7 @@ export async function runScaling(
     ['small', 1, sizes.small],
     ['large', sizes.small + 1, sizes.large - sizes.small],
   ] as const) {
-    await seedPets(bench.db, table, from, count);
+    await seedPets(bench.seeder, table, from, count);
     for (const { label, query } of QUERIES) {
       // Warm-up: the first size is measured first, so without it JIT warm-up would flatter the larger one.
       await latencies(functions, bench.apiKey, query, Math.min(200, requests));
