@@ -9,7 +9,7 @@ import { ALL_ERROR_CODES } from '#contract/schemas/error';
 import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import type { FunctionName } from '#shared/table-access';
 import { alarmState, watchedSeries, type AlarmProperties, type MetricQuery, type Series } from '../support/metric-math';
-import { functionNamed, onlyResource, referencedId, resourcesOfType, synth, type Resource, type Synthesized } from '../support/synth';
+import { rollbackAlarmsOf, synth, type Resource, type Synthesized } from '../support/synth';
 
 type Template = Synthesized['template'];
 
@@ -78,23 +78,6 @@ function datapointsOf(scenario: Case): (query: MetricQuery) => Series {
     })();
     return [value > 0 ? value : undefined];
   };
-}
-
-/** The alarms a function's deployment group rolls back on, by logical id. */
-function rollbackAlarmsOf(template: Template, name: FunctionName): Map<string, Resource> {
-  const [functionId] = functionNamed(template, name);
-  const [, alias] = onlyResource(
-    template,
-    'AWS::Lambda::Alias',
-    (candidate) => referencedId(candidate.Properties.FunctionName) === functionId,
-  );
-  const policy = (alias as Resource & { UpdatePolicy: { CodeDeployLambdaAliasUpdate: { DeploymentGroupName: unknown } } }).UpdatePolicy;
-  const group = resourcesOfType(template, 'AWS::CodeDeploy::DeploymentGroup').get(
-    referencedId(policy.CodeDeployLambdaAliasUpdate.DeploymentGroupName) ?? '',
-  );
-  const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
-  const ids = (group?.Properties.AlarmConfiguration as { Alarms: { Name: unknown }[] }).Alarms.map(({ Name }) => referencedId(Name) ?? '');
-  return new Map(ids.map((id) => [id, alarms.get(id) as Resource]));
 }
 
 /** The alarm as CloudWatch holds it: a plain metric alarm becomes a one-metric expression. */

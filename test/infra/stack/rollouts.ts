@@ -22,6 +22,7 @@ import {
   statementsOf,
   synth,
   variant,
+  rollbackAlarmsOf,
   type Resource,
   type Synthesized,
 } from '../support/synth';
@@ -48,24 +49,6 @@ function liveVersionOf(template: Template, name: FunctionName): string {
   return referencedId(alias.Properties.FunctionVersion) ?? '';
 }
 
-/** The alarms a function's deployment group rolls back on. */
-function rollbackAlarmsOf(template: Template, name: FunctionName): Resource[] {
-  const [functionId] = functionNamed(template, name);
-  const [, alias] = onlyResource(
-    template,
-    'AWS::Lambda::Alias',
-    (candidate) => referencedId(candidate.Properties.FunctionName) === functionId,
-  );
-  const policy = (alias as Resource & { UpdatePolicy: { CodeDeployLambdaAliasUpdate: { DeploymentGroupName: unknown } } }).UpdatePolicy;
-  const group = resourcesOfType(template, 'AWS::CodeDeploy::DeploymentGroup').get(
-    referencedId(policy.CodeDeployLambdaAliasUpdate.DeploymentGroupName) ?? '',
-  );
-  const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
-  return (group?.Properties.AlarmConfiguration as { Alarms: { Name: unknown }[] }).Alarms.map(
-    ({ Name }) => alarms.get(referencedId(Name) ?? '') as Resource,
-  );
-}
-
 const checkFunction = (template: Template, role: 'the smoke checks' | "CodeDeploy's BeforeAllowTraffic hook") =>
   onlyResource(template, 'AWS::Lambda::Function', (fn) => String(fn.Properties.Description).startsWith(`stageCheck: ${role}`));
 
@@ -79,7 +62,7 @@ describe.each(['staging', 'prod'] as const)('%s rollouts', (stage) => {
   it.each(functions)('%s rolls back on what its new version alone and the alias as a whole crashed, timed out or answered 5xx', (name) => {
     const [functionId] = functionNamed(template, name);
     const version = { 'Fn::GetAtt': [liveVersionOf(template, name), 'Version'] };
-    const perVersion = rollbackAlarmsOf(template, name).filter((alarm) =>
+    const perVersion = [...rollbackAlarmsOf(template, name).values()].filter((alarm) =>
       /newest version crashed/.test(String(alarm.Properties.AlarmDescription)),
     );
     expect(perVersion).toHaveLength(1);
@@ -124,7 +107,7 @@ describe.each(['staging', 'prod'] as const)('%s rollouts', (stage) => {
   });
 
   it("the authorizer's new version also rolls back on the callers it makes anonymous, against the old version's", () => {
-    const refusals = rollbackAlarmsOf(template, 'authorizer').filter((alarm) =>
+    const refusals = [...rollbackAlarmsOf(template, 'authorizer').values()].filter((alarm) =>
       /callers anonymous/.test(String(alarm.Properties.AlarmDescription)),
     );
     expect(refusals).toHaveLength(1);

@@ -275,3 +275,20 @@ export function grants(statements: readonly Pick<Statement, 'Action' | 'Resource
     .flatMap(({ Action, Resource }) => Action.flatMap((action) => Resource.map((resource) => `${action} on ${JSON.stringify(resource)}`)))
     .sort();
 }
+
+/** The alarms a function's deployment group rolls back on, by logical id. */
+export function rollbackAlarmsOf(template: Template, name: FunctionName): Map<string, Resource> {
+  const [functionId] = functionNamed(template, name);
+  const [, alias] = onlyResource(
+    template,
+    'AWS::Lambda::Alias',
+    (candidate) => referencedId(candidate.Properties.FunctionName) === functionId,
+  );
+  const policy = (alias as Resource & { UpdatePolicy: { CodeDeployLambdaAliasUpdate: { DeploymentGroupName: unknown } } }).UpdatePolicy;
+  const group = resourcesOfType(template, 'AWS::CodeDeploy::DeploymentGroup').get(
+    referencedId(policy.CodeDeployLambdaAliasUpdate.DeploymentGroupName) ?? '',
+  );
+  const alarms = resourcesOfType(template, 'AWS::CloudWatch::Alarm');
+  const ids = (group?.Properties.AlarmConfiguration as { Alarms: { Name: unknown }[] }).Alarms.map(({ Name }) => referencedId(Name) ?? '');
+  return new Map(ids.map((id) => [id, alarms.get(id) as Resource]));
+}
