@@ -25,7 +25,7 @@ import { DEPLOYED_FUNCTIONS } from '#shared/deployed-functions';
 import { PRE_TRAFFIC_ANSWERS_AT_LEAST, STAGE_CHECK_ENV } from '#shared/stage-check';
 import type { FunctionName } from '#shared/table-access';
 import type { handler } from '#handlers/stage-check';
-import { listenOnLoopback, type Listening } from '../support/loopback-server';
+import { bodyOf, listenOnLoopback, type Listening } from '../support/loopback-server';
 import { freshTables } from '../support/local-dynamodb';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:PetStore-staging-check-key-AbCdEf';
@@ -44,13 +44,6 @@ const USER_POOL_ID = 'eu-west-1_AbCdEfGhI';
 let standIn: Listening;
 let apiKeys: DynamoApiKeyRepository;
 let stageCheck: { handler: typeof handler };
-
-const bodyOf = (request: IncomingMessage): Promise<string> =>
-  new Promise((done) => {
-    let text = '';
-    request.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    request.on('end', () => done(text));
-  });
 
 type Reply = readonly [status: number, body: unknown, headers?: Record<string, string>];
 const refuse = (message: string): Reply => [400, { __type: 'ValidationException', message }];

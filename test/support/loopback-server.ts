@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 
 export interface Listening {
   /** `http://127.0.0.1:PORT`. */
@@ -21,3 +21,11 @@ export async function listenOnLoopback(server: Server): Promise<Listening> {
       }),
   };
 }
+
+/** A stand-in's request body, as text. */
+export const bodyOf = (request: IncomingMessage): Promise<string> =>
+  new Promise((done) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    request.on('end', () => done(text));
+  });

@@ -3,22 +3,15 @@
  * SNS's ListSubscriptionsByTopic (query protocol, XML, pages of NextToken as AWS documents: 100 a page), which refuses
  * a request without TopicArn or a SigV4 signature.
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import { readStageOptions } from '#shared/stage-options';
 import { alarmSubscriptionChecks } from '../../scripts/doctor/alarm-subscriptions';
-import { listenOnLoopback, type Listening } from '../support/loopback-server';
+import { bodyOf, listenOnLoopback, type Listening } from '../support/loopback-server';
 
 const TOPIC_ARN = 'arn:aws:sns:eu-west-1:123456789012:PetStore-staging-AlarmsTopic3A2DFEBA-abc';
 /** Endpoint → SubscriptionArn (`PendingConfirmation` until confirmed); besides them, 150 others fill the first pages. */
 let subscribed: Record<string, { protocol: string; arn: string }> = {};
 const calls: string[] = [];
-
-const bodyOf = (request: IncomingMessage): Promise<string> =>
-  new Promise((done) => {
-    let text = '';
-    request.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    request.on('end', () => done(text));
-  });
 
 const PAGE = 100;
 function answer(form: URLSearchParams): { status: number; body: string } {

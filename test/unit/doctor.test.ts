@@ -3,10 +3,10 @@
  * SES v2, and after a deploy Secrets Manager and DynamoDB for the stage check's key): each answers as AWS documents its call, refuses a request without its required parameters or a
  * SigV4 signature, and reads the Region from the signature's scope. The account behind it is set per test.
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import { issueApiKey } from '#auth/api-keys';
 import { doctor } from '../../scripts/doctor';
-import { listenOnLoopback, type Listening } from '../support/loopback-server';
+import { bodyOf, listenOnLoopback, type Listening } from '../support/loopback-server';
 
 interface Account {
   /** Region → version of its CDKToolkit stack. */
@@ -49,13 +49,6 @@ const NEW_ACCOUNT: Account = {
 let account: Account = HEALTHY;
 /** Every call the stand-in answered: `service Region action`. */
 const calls: string[] = [];
-
-const bodyOf = (request: IncomingMessage): Promise<string> =>
-  new Promise((done) => {
-    let text = '';
-    request.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    request.on('end', () => done(text));
-  });
 
 const xml = (action: string, result: string) =>
   `<${action}Response><${action}Result>${result}</${action}Result><ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></${action}Response>`;
